@@ -1,0 +1,84 @@
+/** A loaded, compiled policy: every rule of every source, indexed by tool name for fast decisions. */
+import type { CompiledRule } from "./compile-rule.ts";
+import type { PolicyTestSpec } from "./schema.ts";
+import type { SourceName } from "./types.ts";
+
+/** One policy file that was read, kept for `toolrt policy test` and `validate`. */
+export interface LoadedFile {
+  source: SourceName;
+  file: string;
+  rules: CompiledRule[];
+  tests: PolicyTestSpec[];
+  /** Where the file's tests sit, for messages: `tests[i]` → line. */
+  testLines: number[];
+}
+
+export interface PolicyState {
+  /** Set when the policy must deny every call (a broken managed or other policy file). */
+  failClosed?: string;
+  /** The managed file that disables bypassPermissions mode, if any. */
+  bypassDisabledBy?: string;
+  /** The managed file that locks the policy to managed rules, if any. */
+  lockedBy?: string;
+  trusted: boolean;
+  home: string;
+  files: LoadedFile[];
+}
+
+/** Sources from the most to the least authoritative; decisions list matched rules in this order. */
+export const SOURCE_ORDER: readonly SourceName[] = [
+  "managed",
+  "cli",
+  "flag",
+  "local",
+  "project",
+  "user",
+  "session",
+  "claude",
+  "default",
+];
+
+export class Policy {
+  /** Path rules apply by the kind of access, whatever the tool. */
+  readonly pathRules: CompiledRule[];
+  private readonly byName = new Map<string, CompiledRule[]>();
+  private readonly globbed: CompiledRule[] = [];
+  private readonly cache = new Map<string, CompiledRule[]>();
+
+  readonly rules: CompiledRule[];
+
+  constructor(rules: CompiledRule[], readonly state: PolicyState) {
+    this.rules = [...rules].sort((a, b) =>
+      SOURCE_ORDER.indexOf(a.meta.source) - SOURCE_ORDER.indexOf(b.meta.source)
+    );
+    this.pathRules = rules.filter((r) => r.scope === "path");
+    for (const rule of this.rules) {
+      if (rule.scope === "path") continue;
+      if (!rule.toolNames) {
+        this.globbed.push(rule);
+        continue;
+      }
+      for (const name of rule.toolNames) {
+        const list = this.byName.get(name) ?? [];
+        list.push(rule);
+        this.byName.set(name, list);
+      }
+    }
+  }
+
+  /** Call- and command-scoped rules covering this tool, in source order. */
+  rulesFor(tool: string): CompiledRule[] {
+    let rules = this.cache.get(tool);
+    if (!rules) {
+      const named = new Set(this.byName.get(tool) ?? []);
+      rules = this.rules.filter((r) => named.has(r) || (this.globbed.includes(r) && r.coversTool(tool)));
+      this.cache.set(tool, rules);
+    }
+    return rules;
+  }
+
+  /** The same policy with more rules (session grants added while running). */
+  withRules(more: CompiledRule[]): Policy {
+    return new Policy([...this.rules, ...more], this.state);
+  }
+}
