@@ -7,7 +7,10 @@ import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
 import { exitCodeFor } from "./errors.ts";
 import { addGlobalOptions } from "./globals.ts";
+import { register as registerCheck } from "./check.ts";
+import { register as registerPolicy } from "./policy.ts";
 import { register as registerTools } from "./tools.ts";
+import { register as registerTrust } from "./trust.ts";
 
 export function buildProgram(): Command {
   const program = new Command("toolrt")
@@ -19,7 +22,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   addGlobalOptions(program);
-  for (const register of [registerTools]) register(program);
+  for (const register of [registerTools, registerCheck, registerPolicy, registerTrust]) register(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -38,8 +38,10 @@ export interface LoadOptions {
 
 export interface LoadResult {
   policy: Policy;
-  /** Broken files: when any, `policy` denies every call. The CLI exits 2 for non-managed ones. */
+  /** Broken user, project, local, flag, cli, session or Claude files: `policy` denies every call. */
   errors: FileProblem[];
+  /** A broken managed policy: `policy` denies every call, naming the file. */
+  managedErrors: FileProblem[];
   /** Rules that are skipped, settings that have no effect where they are, sources a lock ignored. */
   warnings: string[];
 }
@@ -121,7 +123,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     if (compiled?.spec?.disableBypassPermissions) bypassDisabledBy ??= file;
     wantsClaude ||= compiled?.spec?.claudeSettings === true;
   }
-  const managedBroken = errors[0];
+  const managedErrors = errors.splice(0);
 
   if (lockedBy) {
     warnings.push(`the managed policy ${lockedBy} is locked: only managed rules apply`);
@@ -155,8 +157,10 @@ export function loadPolicy(options: LoadOptions): LoadResult {
       `bypassPermissions is disabled by the managed policy ${bypassDisabledBy}; calls are decided as in default mode`,
     );
   }
-  const failClosed = managedBroken
-    ? `the managed policy is broken (${managedBroken.message}); every tool call is denied until it is fixed`
+  const failClosed = managedErrors[0]
+    ? `the managed policy is broken (${
+      managedErrors[0].message
+    }); every tool call is denied until it is fixed`
     : errors[0]
     ? `a policy file is broken (${
       errors[0].message
@@ -170,7 +174,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     ...(lockedBy ? { lockedBy } : {}),
     ...(bypassDisabledBy ? { bypassDisabledBy } : {}),
   });
-  return { policy, errors, warnings };
+  return { policy, errors, managedErrors, warnings };
 }
 
 function cliRules(

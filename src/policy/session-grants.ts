@@ -5,6 +5,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { Policy } from "./policy.ts";
+import { compileRuleList } from "./rule-list.ts";
 import { parseRuleString } from "./rule-string.ts";
 import { writeJsonAtomically } from "./trust.ts";
 import type { Effect } from "./types.ts";
@@ -45,4 +47,22 @@ export function addGrant(
   grants.push({ rule, effect, at: new Date().toISOString() });
   writeJsonAtomically(grantsFile(stateDir, cwd), { workspace: resolve(cwd), grants });
   return grants;
+}
+
+/**
+ * An "always allow" answer: persists the grant for the workspace and returns the policy with it,
+ * so the next call sees it without reloading. The rule is checked first (RuleSyntaxError).
+ */
+export function grantForSession(
+  policy: Policy,
+  stateDir: string,
+  cwd: string,
+  rule: string,
+  effect: Effect = "allow",
+): Policy {
+  const grants = addGrant(stateDir, cwd, rule, effect);
+  const anchors = { cwd: resolve(cwd), home: policy.state.home, sourceBase: resolve(cwd) };
+  const context = { source: "session" as const, file: grantsFile(stateDir, cwd), anchors, trusted: true };
+  const { rules } = compileRuleList([{ rule, effect, id: `session-${grants.length}` }], context);
+  return policy.withRules(rules);
 }
