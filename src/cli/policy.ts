@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { FileProblem } from "../policy/json-position.ts";
 import { loadPolicy } from "../policy/load.ts";
@@ -81,7 +81,8 @@ function checkFiles(files: string[], globals: GlobalOptions): Checked {
     } catch (error) {
       throw new ConfigError(`${file}: cannot read the policy: ${(error as NodeJS.ErrnoException).code}`);
     }
-    const anchors = { cwd: globals.cwd, home: process.env.HOME || homedir(), sourceBase: dirname(file) };
+    // Judged as the workspace's project policy: `/path` rules start at the workspace root.
+    const anchors = { cwd: globals.cwd, home: process.env.HOME || homedir(), sourceBase: globals.cwd };
     const compiled = compilePolicyText(file, text, { source: "flag", anchors, trusted: true });
     checked.errors.push(...compiled.errors);
     checked.warnings.push(...compiled.warnings.map((w) => w.message));
