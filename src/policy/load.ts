@@ -113,6 +113,10 @@ export function loadPolicy(options: LoadOptions): LoadResult {
   let lockedBy: string | undefined;
   let bypassDisabledBy: string | undefined;
   let wantsClaude = options.claudeSettings === true;
+  const note = (compiled: CompiledFile | undefined) => {
+    if (compiled?.spec?.claudeSettings === true) wantsClaude = true;
+    return compiled;
+  };
   for (const file of managedPolicyFiles(env, options.platform ?? process.platform)) {
     const compiled = readPolicy(file, {
       source: "managed",
@@ -121,7 +125,6 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     });
     if (compiled?.spec?.lock) lockedBy ??= file;
     if (compiled?.spec?.disableBypassPermissions) bypassDisabledBy ??= file;
-    wantsClaude ||= compiled?.spec?.claudeSettings === true;
   }
   const managedErrors = errors.splice(0);
 
@@ -134,13 +137,11 @@ export function loadPolicy(options: LoadOptions): LoadResult {
       [projectPolicyFile(cwd), { source: "project", anchors: anchorsAt(cwd), trusted }],
       [localPolicyFile(cwd), { source: "local", anchors: anchorsAt(cwd), trusted }],
     ];
-    for (const [file, context] of sources) {
-      wantsClaude ||= readPolicy(file, context)?.spec?.claudeSettings === true;
-    }
+    for (const [file, context] of sources) note(readPolicy(file, context));
     for (const flag of options.flagFiles ?? []) {
       const file = resolve(cwd, flag);
       const context: FileContext = { source: "flag", anchors: anchorsAt(dirname(file)), trusted: true };
-      wantsClaude ||= readPolicy(file, context, true)?.spec?.claudeSettings === true;
+      note(readPolicy(file, context, true));
     }
     rules.push(...cliRules(options.cliRules ?? {}, anchorsAt(cwd), errors, warnings));
     rules.push(...sessionRules(options.stateDir, cwd, anchorsAt(cwd), errors, warnings));

@@ -21,9 +21,18 @@ export interface Sandbox {
 
 export function sandbox(): Sandbox {
   const root = mkdtempSync(join(tmpdir(), "toolrt-policy-"));
-  const dirs = { cwd: join(root, "work"), home: join(root, "home"), stateDir: join(root, "state"), managedDir: join(root, "managed") };
+  const dirs = {
+    cwd: join(root, "work"),
+    home: join(root, "home"),
+    stateDir: join(root, "state"),
+    managedDir: join(root, "managed"),
+  };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
-  const env = { HOME: dirs.home, XDG_CONFIG_HOME: join(dirs.home, ".config"), TOOLRT_MANAGED_POLICY: dirs.managedDir };
+  const env = {
+    HOME: dirs.home,
+    XDG_CONFIG_HOME: join(dirs.home, ".config"),
+    TOOLRT_MANAGED_POLICY: dirs.managedDir,
+  };
   return {
     root,
     ...dirs,

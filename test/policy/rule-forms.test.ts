@@ -96,7 +96,10 @@ describe("path rules: anchoring", () => {
     const local = sandbox();
     local.write("home/.claude/settings.json", { permissions: { deny: ["Read(/agents/**)"] } });
     const loaded = local.load({ claudeSettings: true });
-    const decision = decideIn(local, loaded, { tool: "Read", input: { file_path: join(local.home, ".claude/agents/a.md") } });
+    const decision = decideIn(local, loaded, {
+      tool: "Read",
+      input: { file_path: join(local.home, ".claude/agents/a.md") },
+    });
     expect(decision.decision).toBe("deny");
     expect(decision.matched[0]).toMatchObject({ source: "claude", id: "permissions.deny[0]" });
   });
@@ -110,7 +113,10 @@ describe("path rules: anchoring", () => {
     expect(decide(buildRequest(request, {}, { realpath }), loaded.policy).decision).toBe("deny");
     const out = join(box.cwd, "out/a.txt");
     const escape = (p: string) => (p === out ? "/tmp/elsewhere/a.txt" : p);
-    const edit = decide(buildRequest({ tool: "Edit", input: { file_path: out }, cwd: box.cwd }, {}, { realpath: escape }), loaded.policy);
+    const edit = decide(
+      buildRequest({ tool: "Edit", input: { file_path: out }, cwd: box.cwd }, {}, { realpath: escape }),
+      loaded.policy,
+    );
     expect(edit.decision).toBe("ask");
   });
 });
@@ -122,9 +128,15 @@ describe("Read and Edit families", () => {
     for (const tool of ["Read", "Edit", "Write"]) {
       expect(decideIn(box, loaded, { tool, input: { file_path: path } }).decision).toBe("deny");
     }
-    expect(decideIn(box, loaded, { tool: "Grep", input: { pattern: "x", path: join(box.cwd, "private") } }).decision)
+    expect(
+      decideIn(box, loaded, { tool: "Grep", input: { pattern: "x", path: join(box.cwd, "private") } })
+        .decision,
+    )
       .toBe("deny");
-    expect(decideIn(box, loaded, { tool: "Glob", input: { pattern: "*", path: join(box.cwd, "private") } }).decision)
+    expect(
+      decideIn(box, loaded, { tool: "Glob", input: { pattern: "*", path: join(box.cwd, "private") } })
+        .decision,
+    )
       .toBe("deny");
   });
 
@@ -133,9 +145,13 @@ describe("Read and Edit families", () => {
     for (const tool of ["Edit", "Write"]) {
       expect(decideIn(box, loaded, { tool, input: { file_path: "/srv/data/a" } }).decision).toBe("allow");
     }
-    expect(decideIn(box, loaded, { tool: "NotebookEdit", input: { notebook_path: "/srv/data/a.ipynb" } }).decision)
+    expect(
+      decideIn(box, loaded, { tool: "NotebookEdit", input: { notebook_path: "/srv/data/a.ipynb" } }).decision,
+    )
       .toBe("allow");
-    expect(decideIn(box, loaded, { tool: "Read", input: { file_path: "/srv/data/a" } }).decision).toBe("allow");
+    expect(decideIn(box, loaded, { tool: "Read", input: { file_path: "/srv/data/a" } }).decision).toBe(
+      "allow",
+    );
   });
 
   test("Write(...), NotebookEdit(...) and Glob(...) rules are skipped with a warning", () => {
@@ -184,8 +200,12 @@ describe("other tools", () => {
 
   test("Agent(type) matches the subagent type; Task is the old name", () => {
     const loaded = withCli("deny", "Agent(Explore)");
-    expect(decideIn(box, loaded, { tool: "Agent", input: { subagent_type: "Explore" } }).decision).toBe("deny");
-    expect(decideIn(box, loaded, { tool: "Task", input: { subagent_type: "Explore" } }).decision).toBe("deny");
+    expect(decideIn(box, loaded, { tool: "Agent", input: { subagent_type: "Explore" } }).decision).toBe(
+      "deny",
+    );
+    expect(decideIn(box, loaded, { tool: "Task", input: { subagent_type: "Explore" } }).decision).toBe(
+      "deny",
+    );
     expect(decideIn(box, loaded, { tool: "Agent", input: { subagent_type: "Plan" } }).decision).toBe("ask");
   });
 
@@ -193,8 +213,12 @@ describe("other tools", () => {
     const loaded = withCli("deny", "Bash(run_in_background:true)", "mcp__db__query(sql: DROP *)");
     const bg = decideIn(box, loaded, { tool: "Bash", input: { command: "ls", run_in_background: true } });
     expect(bg.decision).toBe("deny");
-    expect(decideIn(box, loaded, { tool: "mcp__db__query", input: { sql: "DROP TABLE x" } }).decision).toBe("deny");
-    expect(decideIn(box, loaded, { tool: "mcp__db__query", input: { sql: "SELECT 1" } }).decision).toBe("ask");
+    expect(decideIn(box, loaded, { tool: "mcp__db__query", input: { sql: "DROP TABLE x" } }).decision).toBe(
+      "deny",
+    );
+    expect(decideIn(box, loaded, { tool: "mcp__db__query", input: { sql: "SELECT 1" } }).decision).toBe(
+      "ask",
+    );
     expect(decideIn(box, loaded, { tool: "mcp__db__query", input: {} }).decision).toBe("ask");
     const allow = box.load({ cliRules: { allow: ["Bash(timeout:5)"] } });
     expect(allow.warnings[0]).toContain("parameter rules (field:value) only deny or ask");
@@ -202,12 +226,15 @@ describe("other tools", () => {
 
   test("Skill(name *) matches the skill and its arguments", () => {
     const loaded = withCli("allow", "Skill(deploy *)");
-    expect(decideIn(box, loaded, { tool: "Skill", input: { skill: "deploy", args: "staging" } }).decision).toBe("allow");
+    expect(decideIn(box, loaded, { tool: "Skill", input: { skill: "deploy", args: "staging" } }).decision)
+      .toBe("allow");
     expect(decideIn(box, loaded, { tool: "Skill", input: { skill: "deployx" } }).decision).toBe("ask");
   });
 
   test("tools without a specifier grammar take the bare name", () => {
-    expect(decideIn(box, withCli("allow", "WebSearch"), { tool: "WebSearch", input: { query: "q" } }).decision)
+    expect(
+      decideIn(box, withCli("allow", "WebSearch"), { tool: "WebSearch", input: { query: "q" } }).decision,
+    )
       .toBe("allow");
     const loaded = box.load({ cliRules: { deny: ["WebSearch(foo)"] } });
     expect(loaded.warnings[0]).toContain("WebSearch takes no specifier except parameter rules");
