@@ -29,6 +29,9 @@ interface Hit {
   paths: Set<number>;
 }
 
+/** Without the analyzer's split, shell operators mean the string is not one simple command. */
+const SHELL_SYNTAX = /[;&|<>`\n]|\$\(/;
+
 export function decide(request: DecisionRequest, policy: Policy): Decision {
   const result = emptyDecision(request);
   if (policy.state.failClosed) return finish(result, "deny", policy.state.failClosed);
@@ -89,6 +92,9 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     return finish(result, "allow", "bypassPermissions mode (no deny rule matched)");
   }
 
+  if (request.tool === "Bash" && !bash && SHELL_SYNTAX.test(commandString(request))) {
+    return ask("compound or redirected command and no Bash analysis: allow rules cannot approve it");
+  }
   if (bash && (bash.checks.length > 0 || bash.parse !== "simple")) {
     result.checks = bash.checks.map((c) => c.id);
     result.suggestions = [];
@@ -113,14 +119,18 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   if (request.permission?.behavior === "ask") return ask(request.permission.message);
 
   suggest(result, request);
-  const outside = request.paths.find((p) => !inWorkspace(p));
+  const outside = request.paths.find((p, i) => !inWorkspace(p) && !coverage.paths.has(i));
   if (outside) {
     const verb = outside.access === "read" ? "read" : "write";
     return ask(
       `${request.tool} would ${verb} ${outside.path}, outside the workspace (${workspace.join(", ")})`,
     );
   }
-  if (request.readOnly) return finish(result, "allow", `read-only ${request.tool} call inside the workspace`);
+  if (request.readOnly) {
+    const pathAllows = allows.filter((h) => h.paths.size > 0);
+    const by = pathAllows.length > 0 ? `; paths outside it ${allowReason(pathAllows)}` : "";
+    return finish(result, "allow", `read-only ${request.tool} call inside the workspace${by}`, pathAllows);
+  }
   if (mode === "acceptEdits" && isEdit(request, commands)) {
     return finish(result, "allow", "acceptEdits mode: file edits inside the workspace run without asking");
   }
