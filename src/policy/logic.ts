@@ -73,7 +73,7 @@ const engine = createEngine();
 
 /** A `when` that cannot compile: `path` is relative to the `when` value. */
 export class ConditionError extends Error {
-  constructor(readonly path: JsonPath, detail: string) {
+  constructor(readonly path: JsonPath, detail: string, readonly atKey = false) {
     super(detail);
     this.name = "ConditionError";
   }
@@ -118,6 +118,7 @@ function checkOperations(logic: unknown, path: JsonPath): void {
       `unknown operation ${JSON.stringify(op)}; expected a JSON-Logic operation or one of ${
         CUSTOM_OPERATION_NAMES.join(", ")
       }`,
+      true,
     );
   }
   if (op !== "preserve") checkOperations((logic as Record<string, unknown>)[op], [...path, op]);

@@ -95,7 +95,9 @@ function compileRuleSpec(
       when = compileCondition(rule.when);
     } catch (error) {
       if (!(error instanceof ConditionError)) throw error;
-      errors.push(doc.problemAt([...at, "when", ...error.path], `bad "when": ${error.message}`));
+      errors.push(
+        doc.problemAt([...at, "when", ...error.path], `bad "when": ${error.message}`, { atKey: error.atKey }),
+      );
       return [];
     }
   }
