@@ -27,7 +27,8 @@ export interface CompiledRule {
   /** Exact names the rule covers, for indexing; undefined when it is a glob. */
   toolNames?: string[];
   command?: CommandPattern;
-  path?: { regex: RegExp; family: "read" | "edit" };
+  /** `prefix`: the glob's literal directory part; a path not starting with it cannot match. */
+  path?: { regex: RegExp; prefix: string; family: "read" | "edit" };
   /** A test of the call's input (parameter, domain, agent type, skill). */
   inputTest?: (input: Record<string, unknown>) => boolean;
   when?: Condition;
@@ -87,7 +88,12 @@ export function compileRule(raw: string, origin: RuleOrigin): CompiledRule {
     case "Edit": {
       const glob = anchorPathPattern(specifier.trim(), origin.anchors, origin.effect);
       const family = toolName === "Read" ? "read" : "edit";
-      return { ...base, scope: "path", ...exact, path: { regex: compileGlob(glob), family } };
+      return {
+        ...base,
+        scope: "path",
+        ...exact,
+        path: { regex: compileGlob(glob), prefix: literalDir(glob), family },
+      };
     }
     case "WebFetch":
       return { ...base, scope: "call", ...exact, inputTest: domainTest(specifier) };
@@ -101,6 +107,13 @@ export function compileRule(raw: string, origin: RuleOrigin): CompiledRule {
     default:
       throw new RuleSkipped(`${toolName} takes no specifier except parameter rules (field:value)`);
   }
+}
+
+/** The directory part of a glob before its first wildcard (`/w/src` for `/w/src/**`). */
+function literalDir(glob: string): string {
+  const wild = glob.search(/[*?[]/);
+  const literal = wild === -1 ? glob : glob.slice(0, wild);
+  return literal.slice(0, Math.max(0, literal.lastIndexOf("/")));
 }
 
 function checkToolGlob(toolName: string, effect: Effect): void {

@@ -25,8 +25,8 @@ interface Hit {
   rule: CompiledRule;
   /** The whole call matched (call-scoped rules outside Bash). */
   whole: boolean;
-  commands: Set<number>;
-  paths: Set<number>;
+  commands: ReadonlySet<number>;
+  paths: ReadonlySet<number>;
 }
 
 /** Without the analyzer's split, shell operators mean the string is not one simple command. */
@@ -207,31 +207,39 @@ function matchRules(
     unknown
   >;
   const hits: Hit[] = [];
+  const isBash = request.tool === "Bash";
   for (const rule of policy.rulesFor(request.tool)) {
     if (rule.inputTest && !rule.inputTest(input)) continue;
-    const hit: Hit = { rule, whole: false, commands: new Set(), paths: new Set() };
-    if (request.tool === "Bash") {
-      commands.forEach((command, i) => {
-        if (commandMatches(rule, command) && (!rule.when || rule.when(facts.forCommand(i)))) {
-          hit.commands.add(i);
-        }
-      });
-    } else if (rule.scope === "call" && (!rule.when || rule.when(facts.call()))) {
-      hit.whole = true;
+    if (!isBash) {
+      if (rule.scope === "call" && (!rule.when || rule.when(facts.call()))) {
+        hits.push({ rule, whole: true, commands: NONE, paths: NONE });
+      }
+      continue;
     }
-    if (hit.whole || hit.commands.size > 0) hits.push(hit);
+    let matched: Set<number> | undefined;
+    commands.forEach((command, i) => {
+      if (commandMatches(rule, command) && (!rule.when || rule.when(facts.forCommand(i)))) {
+        (matched ??= new Set()).add(i);
+      }
+    });
+    if (matched) hits.push({ rule, whole: false, commands: matched, paths: NONE });
   }
   if (request.paths.length === 0) return hits;
-  for (const rule of policy.pathRules) {
+  const candidates = request.paths.flatMap((p) => (p.target ? [p.path, p.target] : [p.path]));
+  for (const rule of policy.pathRulesFor(candidates)) {
     if (rule.toolFilter && !rule.toolFilter(request.tool)) continue;
-    const hit: Hit = { rule, whole: false, commands: new Set(), paths: new Set() };
+    let matched: Set<number> | undefined;
     request.paths.forEach((access, i) => {
-      if (pathMatches(rule, access) && (!rule.when || rule.when(facts.forPath(i)))) hit.paths.add(i);
+      if (pathMatches(rule, access) && (!rule.when || rule.when(facts.forPath(i)))) {
+        (matched ??= new Set()).add(i);
+      }
     });
-    if (hit.paths.size > 0) hits.push(hit);
+    if (matched) hits.push({ rule, whole: false, commands: NONE, paths: matched });
   }
   return hits;
 }
+
+const NONE: ReadonlySet<number> = new Set();
 
 function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
   if (!rule.command) return true;
@@ -249,22 +257,23 @@ function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
  * deny and ask either.
  */
 function pathMatches(rule: CompiledRule, access: PathAccess): boolean {
-  const { family, regex } = rule.path!;
+  const { family, regex, prefix } = rule.path!;
   const isAllow = rule.meta.effect === "allow";
   const applies = family === "read"
     ? access.access === "read" || !isAllow
     : access.access === "write" || isAllow;
   if (!applies) return false;
-  const pathHit = regex.test(access.path);
+  const test = (path: string) => path.startsWith(prefix) && regex.test(path);
+  const pathHit = test(access.path);
   if (access.target === undefined) return pathHit;
-  return isAllow ? pathHit && regex.test(access.target) : pathHit || regex.test(access.target);
+  return isAllow ? pathHit && test(access.target) : pathHit || test(access.target);
 }
 
 interface Coverage {
   complete: boolean;
   hits: Hit[];
-  commands: Set<number>;
-  paths: Set<number>;
+  commands: ReadonlySet<number>;
+  paths: ReadonlySet<number>;
 }
 
 /** Do the allow rules cover the whole call: every sub-command, or the call, or every path? */

@@ -44,6 +44,9 @@ export class Policy {
   private readonly byName = new Map<string, CompiledRule[]>();
   private readonly globbed: CompiledRule[] = [];
   private readonly cache = new Map<string, CompiledRule[]>();
+  /** Path rules by the literal directory their glob starts with. */
+  private readonly byDir = new Map<string, CompiledRule[]>();
+  private readonly position = new Map<CompiledRule, number>();
 
   readonly rules: CompiledRule[];
 
@@ -51,7 +54,14 @@ export class Policy {
     this.rules = [...rules].sort((a, b) =>
       SOURCE_ORDER.indexOf(a.meta.source) - SOURCE_ORDER.indexOf(b.meta.source)
     );
-    this.pathRules = rules.filter((r) => r.scope === "path");
+    this.pathRules = this.rules.filter((r) => r.scope === "path");
+    this.rules.forEach((rule, i) => this.position.set(rule, i));
+    for (const rule of this.pathRules) {
+      const dir = rule.path!.prefix;
+      const list = this.byDir.get(dir) ?? [];
+      list.push(rule);
+      this.byDir.set(dir, list);
+    }
     for (const rule of this.rules) {
       if (rule.scope === "path") continue;
       if (!rule.toolNames) {
@@ -75,6 +85,20 @@ export class Policy {
       this.cache.set(tool, rules);
     }
     return rules;
+  }
+
+  /** Path rules that could match any of these absolute paths (their directory is an ancestor), in order. */
+  pathRulesFor(paths: readonly string[]): CompiledRule[] {
+    const found = new Set<CompiledRule>();
+    for (const path of paths) {
+      let end = 0;
+      while (end !== -1) {
+        for (const rule of this.byDir.get(path.slice(0, end)) ?? []) found.add(rule);
+        end = path.indexOf("/", end + 1);
+      }
+      for (const rule of this.byDir.get(path) ?? []) found.add(rule);
+    }
+    return [...found].sort((a, b) => this.position.get(a)! - this.position.get(b)!);
   }
 
   /** The same policy with more rules (session grants added while running). */
