@@ -34,7 +34,16 @@ export interface PipelineDeps {
   /** Adds guidance after repeated denials of the same tool (denial tracking). */
   onDenied?: (toolName: string, input: unknown) => string | undefined;
   callTimeoutMs?: number;
+  /**
+   * Run after a successful call, each may add content blocks to the result (e.g. a language
+   * server's diagnostics after an edit). A failing enricher is reported, never fatal.
+   */
+  enrichers?: ResultEnricher[];
 }
+
+export type ResultEnricher = (
+  call: { tool: AnyTool; input: unknown; ctx: ToolContext },
+) => Promise<ContentBlock[]>;
 
 type Stage = { tool?: AnyTool; input: unknown; started: number };
 
@@ -166,6 +175,10 @@ async function runStages(
     stateDir: ctx.stateDir,
     toolUseId: call.id,
   });
+
+  if (!result.isError && deps.enrichers?.length) {
+    shaped.content = [...shaped.content, ...await enrich(deps, { tool, input, ctx }, call)];
+  }
 
   // 7. PostToolUse hooks
   const post = await runHooks(deps.hooks, {
@@ -347,6 +360,25 @@ function reportHookProblems(
   for (const problem of hook.problems) {
     audit(deps, ctx, call, tool, undefined, { kind: "hook", detail: problem });
   }
+}
+
+async function enrich(
+  deps: PipelineDeps,
+  subject: Parameters<ResultEnricher>[0],
+  call: ToolCall,
+): Promise<ContentBlock[]> {
+  const added = await Promise.all((deps.enrichers ?? []).map(async (enricher) => {
+    try {
+      return await enricher(subject);
+    } catch (error) {
+      audit(deps, subject.ctx, call, subject.tool, undefined, {
+        kind: "notice",
+        detail: `result enricher failed: ${messageOf(error)}`,
+      });
+      return [];
+    }
+  }));
+  return added.flat();
 }
 
 /** Hook context and notices ride along after the result, as separate text blocks. */

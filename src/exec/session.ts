@@ -12,7 +12,7 @@ import type { HooksConfig } from "./hooks/config.ts";
 import { partitionToolCalls, runPartitioned } from "./partition.ts";
 import type { Policy } from "./permission.ts";
 import { cleanupPersistedResults } from "./persist.ts";
-import { executeToolCall } from "./pipeline.ts";
+import { executeToolCall, type ResultEnricher } from "./pipeline.ts";
 import { enforceMessageBudget } from "./shape.ts";
 import type { CallOutcome, ExecuteOptions, Session, ToolCall } from "./types.ts";
 
@@ -32,6 +32,7 @@ export interface SessionOptions {
   grant?: (rule: string) => void;
   onDenied?: (toolName: string, input: unknown) => string | undefined;
   callTimeoutMs?: number;
+  enrichers?: ResultEnricher[];
   agent?: ToolContext["agent"];
   /** Called by `close()`: stop MCP clients, language servers, background tasks. */
   onClose?: () => Promise<void>;
@@ -68,6 +69,7 @@ export function createSession(options: SessionOptions): RuntimeSession {
     grant: options.grant,
     onDenied: options.onDenied,
     callTimeoutMs: options.callTimeoutMs,
+    enrichers: options.enrichers,
   };
 
   const execute = async (call: ToolCall, executeOptions?: ExecuteOptions) => {

@@ -470,3 +470,25 @@ test("fake tools from helpers go through the same pipeline", async () => {
   const out = await executeToolCall({ id: "t1", name: "Plain", input: { value: "v" } }, ctx, deps);
   expect(text(out)).toBe("Plain:v");
 });
+
+describe("result enrichers", () => {
+  test("an enricher adds blocks after a successful call only", async () => {
+    const { ctx, deps } = setup({
+      enrichers: [async ({ tool }) => [{ type: "text", text: `diagnostics for ${tool.name}` }]],
+    });
+    const ok = await executeToolCall({ id: "t1", name: "Echo", input: { text: "x" } }, ctx, deps);
+    expect(text(ok)).toBe("x\ndiagnostics for Echo");
+    const failed = await executeToolCall({ id: "t2", name: "Thrower", input: {} }, ctx, deps);
+    expect(text(failed)).not.toContain("diagnostics");
+  });
+  test("a failing enricher is reported and the result survives", async () => {
+    const { ctx, deps } = setup({
+      enrichers: [async () => {
+        throw new Error("language server crashed");
+      }],
+    });
+    const out = await executeToolCall({ id: "t1", name: "Echo", input: { text: "x" } }, ctx, deps);
+    expect(text(out)).toBe("x");
+    expect(deps.audit!.read().some((r) => r.detail?.includes("language server crashed"))).toBe(true);
+  });
+});
