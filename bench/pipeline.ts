@@ -2,9 +2,6 @@
  * Pipeline overhead: a no-op tool call through every stage (without and with the audit log), and
  * the streaming executor against running the same calls one after another.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { z } from "zod";
 import { AuditLog } from "../src/audit/log.ts";
 import { executeToolCall, type PipelineDeps } from "../src/exec/pipeline.ts";
@@ -12,7 +9,7 @@ import { toolOnlyPolicy } from "../src/exec/permission.ts";
 import { StreamingToolExecutor } from "../src/exec/streaming-executor.ts";
 import { ToolPool } from "../src/pool/tool-pool.ts";
 import { buildTool } from "../src/tool/build-tool.ts";
-import type { ToolContext } from "../src/tool/types.ts";
+import { testContext } from "../test/helpers/session-context.ts";
 import { report, round, summarize, timeRuns } from "./lib.ts";
 
 const noop = buildTool({
@@ -37,24 +34,18 @@ const sleeper = buildTool({
   },
 });
 
-const root = mkdtempSync(join(tmpdir(), "toolrt-bench-"));
-const ctx: ToolContext = {
-  cwd: root,
-  additionalDirs: [],
-  stateDir: join(root, "state"),
-  mode: "default",
-  invokedBy: "cli",
-  abortSignal: new AbortController().signal,
-  session: { readFiles: new Map(), todos: [] },
-  agent: { depth: 0 },
-};
+const ctx = testContext();
 const pool = new ToolPool([noop, sleeper], { mode: "default", denyRules: [] });
 const deps: PipelineDeps = { pool, policy: toolOnlyPolicy, hooks: {}, sessionId: "bench" };
 
 for (const [label, withAudit] of [["no_audit", false], ["with_audit", true]] as const) {
   const d = withAudit ? { ...deps, audit: AuditLog.inStateDir(ctx.stateDir) } : deps;
   let i = 0;
-  const samples = await timeRuns(5_000, () => executeToolCall({ id: `t${i++}`, name: "Noop", input: { n: i } }, ctx, d), 500);
+  const samples = await timeRuns(
+    5_000,
+    () => executeToolCall({ id: `t${i++}`, name: "Noop", input: { n: i } }, ctx, d),
+    500,
+  );
   const s = summarize(samples.map((ms) => ms * 1000));
   report(`pipeline.noop.${label}`, { median_us: round(s.median, 1), p99_us: round(s.p99, 1), n: s.n });
 }
@@ -68,7 +59,11 @@ for (const call of calls) {
 }
 const serialMs = performance.now() - serialStart;
 const streamStart = performance.now();
-const executor = new StreamingToolExecutor((call, signal) => executeToolCall(call, ctx, deps, { signal }), () => true, 10);
+const executor = new StreamingToolExecutor(
+  (call, signal) => executeToolCall(call, ctx, deps, { signal }),
+  () => true,
+  10,
+);
 for (const call of calls) {
   await Bun.sleep(5);
   executor.addTool(call);

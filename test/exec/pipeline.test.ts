@@ -11,7 +11,7 @@ import { ToolPool } from "../../src/pool/tool-pool.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import type { AnyTool } from "../../src/tool/types.ts";
 import { fakeTool } from "../helpers/fake-tools.ts";
-import { testContext } from "../helpers/session-context.ts";
+import { tempDir, testContext } from "../helpers/session-context.ts";
 
 const echo = buildTool({
   name: "Echo",
@@ -315,19 +315,27 @@ describe("audit", () => {
 });
 
 describe("hooks", () => {
-  const script = (ctxDir: string, name: string, body: string) => {
-    const path = join(ctxDir, name);
+  const scriptDir = tempDir();
+  let scripts = 0;
+  const hookScript = (body: string) => {
+    const path = join(scriptDir, `hook${scripts++}.sh`);
     writeFileSync(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
     return path;
   };
+  const fixedPolicy = (decision: "ask" | "deny", reason: string): Policy => () => ({
+    decision,
+    reason,
+    hookMayAllow: false,
+    warnings: [],
+    suggestions: [],
+  });
   const pre = (command: string, matcher = "Writer"): HooksConfig => ({
     PreToolUse: [{ matcher, hooks: [{ type: "command", command }] }],
   });
 
   test("exit 2 blocks the call, stderr is the reason", async () => {
-    const { ctx } = setup();
-    const hook = script(ctx.stateDir.replace(/state$/, ""), "block.sh", "echo 'no writes today' >&2; exit 2");
-    const { deps } = setup({ hooks: pre(hook) });
+    const hook = hookScript("echo 'no writes today' >&2; exit 2");
+    const { ctx, deps } = setup({ hooks: pre(hook) });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps, {
       ask: async () => ({ behavior: "allow-once" }),
     });
@@ -335,69 +343,39 @@ describe("hooks", () => {
     expect(text(out)).toContain(`PreToolUse:Writer hook error: [${hook}]: no writes today`);
   });
   test("a hook's allow skips the prompt", async () => {
-    const { ctx } = setup();
-    const hook = script(
-      ctx.stateDir.replace(/state$/, ""),
-      "allow.sh",
+    const hook = hookScript(
       `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`,
     );
-    const { deps } = setup({ hooks: pre(hook) });
+    const { ctx, deps } = setup({ hooks: pre(hook) });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
     expect(out.decision).toBe("allow");
     expect(text(out)).toBe("wrote a");
   });
   test("a hook's allow never beats a policy deny", async () => {
-    const { ctx } = setup();
-    const hook = script(
-      ctx.stateDir.replace(/state$/, ""),
-      "allow.sh",
-      `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`,
-    );
-    const policy: Policy = () => ({
-      decision: "deny",
-      reason: "managed says no",
-      hookMayAllow: false,
-      warnings: [],
-      suggestions: [],
-    });
-    const { deps } = setup({ hooks: pre(hook), policy });
+    const hook = hookScript(`echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`);
+    const policy = fixedPolicy("deny", "managed says no");
+    const { ctx, deps } = setup({ hooks: pre(hook), policy });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
     expect(out.decision).toBe("deny");
   });
   test("a hook's allow does not skip an ask that came from an explicit rule", async () => {
-    const { ctx } = setup();
-    const hook = script(
-      ctx.stateDir.replace(/state$/, ""),
-      "allow.sh",
-      `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`,
-    );
-    const policy: Policy = () => ({
-      decision: "ask",
-      reason: "ask rule",
-      hookMayAllow: false,
-      warnings: [],
-      suggestions: [],
-    });
-    const { deps } = setup({ hooks: pre(hook), policy });
+    const hook = hookScript(`echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`);
+    const policy = fixedPolicy("ask", "ask rule");
+    const { ctx, deps } = setup({ hooks: pre(hook), policy });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
     expect(out.decision).toBe("deny");
   });
   test("updatedInput replaces the input and is validated again", async () => {
-    const { ctx } = setup();
-    const hook = script(
-      ctx.stateDir.replace(/state$/, ""),
-      "rewrite.sh",
+    const hook = hookScript(
       `echo '{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"path":"rewritten"}}}'`,
     );
-    const { deps } = setup({ hooks: pre(hook) });
+    const { ctx, deps } = setup({ hooks: pre(hook) });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
     expect(text(out)).toBe("wrote rewritten");
   });
   test("a hook that exits 1, prints garbage or hangs is reported, and the call goes on", async () => {
-    const { ctx } = setup();
-    const dir = ctx.stateDir.replace(/state$/, "");
-    const crash = script(dir, "crash.sh", "echo oops >&2; exit 1");
-    const garbage = script(dir, "garbage.sh", "echo '{not json'");
+    const crash = hookScript("echo oops >&2; exit 1");
+    const garbage = hookScript("echo '{not json'");
     const hooks: HooksConfig = {
       PreToolUse: [{
         matcher: "Echo",
@@ -408,7 +386,7 @@ describe("hooks", () => {
         ],
       }],
     };
-    const { deps } = setup({ hooks });
+    const { ctx, deps } = setup({ hooks });
     const out = await executeToolCall({ id: "t1", name: "Echo", input: { text: "still here" } }, ctx, deps);
     expect(text(out)).toBe("still here");
     const problems = deps.audit!.read().filter((r) => r.kind === "hook").map((r) => r.detail);
@@ -418,11 +396,9 @@ describe("hooks", () => {
     expect(problems.join("\n")).toContain("timed out");
   });
   test("the hook receives Claude Code's payload on stdin", async () => {
-    const { ctx } = setup();
-    const dir = ctx.stateDir.replace(/state$/, "");
-    const capture = join(dir, "payload.json");
-    const hook = script(dir, "capture.sh", `cat > ${capture}`);
-    const { deps } = setup({ hooks: pre(hook, "Echo") });
+    const capture = join(scriptDir, "payload.json");
+    const hook = hookScript(`cat > ${capture}`);
+    const { ctx, deps } = setup({ hooks: pre(hook, "Echo") });
     await executeToolCall({ id: "toolu_1", name: "Echo", input: { text: "x" } }, ctx, deps);
     const payload = JSON.parse(readFileSync(capture, "utf8"));
     expect(payload).toMatchObject({
@@ -436,13 +412,10 @@ describe("hooks", () => {
     });
   });
   test("PostToolUse additionalContext is appended after the result", async () => {
-    const { ctx } = setup();
-    const hook = script(
-      ctx.stateDir.replace(/state$/, ""),
-      "post.sh",
+    const hook = hookScript(
       `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}'`,
     );
-    const { deps } = setup({
+    const { ctx, deps } = setup({
       hooks: { PostToolUse: [{ matcher: "Echo", hooks: [{ type: "command", command: hook }] }] },
     });
     const out = await executeToolCall({ id: "t1", name: "Echo", input: { text: "x" } }, ctx, deps);
@@ -450,11 +423,9 @@ describe("hooks", () => {
     expect(text(out)).toContain("PostToolUse hook additional context: lint is clean");
   });
   test("PostToolUseFailure fires when the tool fails", async () => {
-    const { ctx } = setup();
-    const dir = ctx.stateDir.replace(/state$/, "");
-    const capture = join(dir, "failure.json");
-    const hook = script(dir, "fail.sh", `cat > ${capture}`);
-    const { deps } = setup({
+    const capture = join(scriptDir, "failure.json");
+    const hook = hookScript(`cat > ${capture}`);
+    const { ctx, deps } = setup({
       hooks: { PostToolUseFailure: [{ hooks: [{ type: "command", command: hook }] }] },
     });
     await executeToolCall({ id: "t1", name: "Thrower", input: {} }, ctx, deps);
