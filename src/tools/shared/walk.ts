@@ -14,6 +14,8 @@ export interface WalkOptions {
   gitignore: boolean;
   /** Yield symlinks that point at files (else symlinks are skipped, as `rg` does). */
   symlinkedFiles: boolean;
+  /** Files for which this is true are yielded even when `.gitignore` names them. */
+  keepIgnoredFile?: (path: string) => boolean;
   signal?: AbortSignal;
 }
 
@@ -35,10 +37,8 @@ async function* walkDir(dir: string, rules: IgnoreRules, opts: WalkOptions): Asy
     if (entry.isDirectory()) {
       if (opts.skipDirNames.has(entry.name) || rules.ignores(path, true)) continue;
       yield* walkDir(path, opts.gitignore ? rules.enter(path) : rules, opts);
-    } else if (entry.isFile()) {
-      if (!rules.ignores(path, false)) yield path;
-    } else if (entry.isSymbolicLink() && opts.symlinkedFiles && (await isFile(path))) {
-      if (!rules.ignores(path, false)) yield path;
+    } else if (entry.isFile() || (entry.isSymbolicLink() && opts.symlinkedFiles && (await isFile(path)))) {
+      if (!rules.ignores(path, false) || opts.keepIgnoredFile?.(path)) yield path;
     }
   }
 }
