@@ -1,0 +1,99 @@
+/**
+ * Text → search terms. Identifiers split on `__`, `_`, `-` and camelCase; words are lower-cased,
+ * abbreviations spelled out, stop words dropped and the rest Porter-stemmed, the same way for
+ * tool documents and queries so both meet on one vocabulary.
+ */
+import { stemmer } from "stemmer";
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Words too common in queries and tool texts to tell tools apart. */
+const STOP_WORDS = new Set(
+  ("a an the to of in on for with and or by from at as is are be been this that these those it its " +
+    "my me i you your we our us can could do does should would will please into via using use used " +
+    "tool tools which when where there than then so if not no any some such e g eg ie etc once also just " +
+    "very really about like maybe")
+    .split(" "),
+);
+
+/**
+ * Short forms spelled out before stemming, on both sides: a query saying "PR" meets a tool saying
+ * "pull request", and "k8s" meets "kubernetes".
+ */
+const ABBREVIATIONS: Record<string, string[]> = {
+  pr: ["pull", "request"],
+  prs: ["pull", "request"],
+  mr: ["merge", "request"],
+  mrs: ["merge", "request"],
+  k8s: ["kubernetes"],
+  repo: ["repository"],
+  repos: ["repositories"],
+  db: ["database"],
+  dbs: ["databases"],
+  dir: ["directory"],
+  dirs: ["directories"],
+  env: ["environment"],
+  envs: ["environments"],
+  msg: ["message"],
+  msgs: ["messages"],
+  img: ["image"],
+  imgs: ["images"],
+  org: ["organization"],
+  orgs: ["organizations"],
+  js: ["javascript"],
+  ts: ["typescript"],
+  info: ["information"],
+  auth: ["authentication"],
+  mins: ["minutes"],
+  args: ["arguments"],
+  param: ["parameter"],
+  params: ["parameters"],
+};
+
+const stemCache = new Map<string, string>();
+
+/** Porter stem of a lower-case word, memoised: catalogs repeat the same few thousand words. */
+export function stem(word: string): string {
+  let stemmed = stemCache.get(word);
+  if (stemmed === undefined) {
+    stemmed = word.length <= 2 ? word : stemmer(word);
+    stemCache.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+/** `mcp__github__create_pull_request` → `mcp github create pull request`; `getActiveCycle` → `get Active Cycle`. */
+export function splitIdentifier(name: string): string {
+  return name.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/[_\-.:/]+/g, " ");
+}
+
+/** Lower-case words of a text in order, camelCase split, nothing dropped. */
+export function surfaceWords(text: string): string[] {
+  return splitIdentifier(text).toLowerCase().match(WORD) ?? [];
+}
+
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+/** The words a surface word stands for: itself, or its spelled-out form. */
+export function expandAbbreviation(word: string): readonly string[] {
+  return ABBREVIATIONS[word] ?? [word];
+}
+
+/**
+ * Search terms of a text: abbreviations spelled out, stop words dropped, stemmed. `seen`, when
+ * given, collects each word with its term (the index keeps them for typo correction).
+ */
+export function analyze(text: string, seen?: Map<string, string>): string[] {
+  const terms: string[] = [];
+  for (const surface of surfaceWords(text)) {
+    for (const word of expandAbbreviation(surface)) {
+      if (isStopWord(word)) continue;
+      const term = stem(word);
+      terms.push(term);
+      seen?.set(word, term);
+    }
+  }
+  return terms;
+}
