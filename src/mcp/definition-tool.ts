@@ -38,7 +38,11 @@ export function mcpToolName(server: string, tool: string): string {
 /** Any JSON object: the server validates against its own schema, which the model already sees. */
 const anyObject = z.looseObject({});
 
-export function buildMcpDefinitionTool(server: string, definition: McpToolDefinition, call: McpCall): AnyTool {
+export function buildMcpDefinitionTool(
+  server: string,
+  definition: McpToolDefinition,
+  call: McpCall,
+): AnyTool {
   const description = definition.description ?? "";
   const destructive = definition.annotations?.destructiveHint === true;
   return buildTool<Record<string, unknown>, unknown>({

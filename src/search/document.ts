@@ -55,7 +55,7 @@ function collectArguments(schema: unknown, depth: number, out: { names: string[]
   collectArguments(schema.items, depth + 1, out);
   for (const key of ["anyOf", "oneOf", "allOf"]) {
     const variants = schema[key];
-    if (Array.isArray(variants)) for (const variant of variants) collectArguments(variant, depth, out);
+    if (Array.isArray(variants)) { for (const variant of variants) collectArguments(variant, depth, out); }
   }
 }
 

@@ -47,7 +47,11 @@ function correctorFor(index: SearchIndex): TypoCorrector {
   return corrector;
 }
 
-export function expandQuery(text: string, index: SearchIndex, layers: SearchLayers = ALL_LAYERS): QueryGroup[] {
+export function expandQuery(
+  text: string,
+  index: SearchIndex,
+  layers: SearchLayers = ALL_LAYERS,
+): QueryGroup[] {
   const words = joinIdioms(surfaceWords(text));
   const groups: WeightedTerm[][] = [];
   words.forEach((surface, at) => {

@@ -71,6 +71,20 @@ export class SearchIndex {
     this.matched = new Uint16Array(names.length);
   }
 
+  static fromData(data: SerializedIndex): SearchIndex {
+    const postings = new Map<string, Postings>();
+    for (const [term, idf, docs, tfs] of data.postings) postings.set(term, { docs, tfs, idf });
+    return new SearchIndex(data.names, postings, new Map(data.surfaceWords));
+  }
+
+  toData(): SerializedIndex {
+    return {
+      names: [...this.names],
+      postings: [...this.postings].map(([term, p]) => [term, p.idf, p.docs, p.tfs.map(roundTf)]),
+      surfaceWords: [...this.surfaceWords],
+    };
+  }
+
   get size(): number {
     return this.names.length;
   }
@@ -128,6 +142,14 @@ export class SearchIndex {
   }
 }
 
+/** The index as plain data, for the on-disk cache. */
+export interface SerializedIndex {
+  names: string[];
+  /** term, idf, then doc/tf pairs flattened. */
+  postings: [string, number, number[], number[]][];
+  surfaceWords: [string, string][];
+}
+
 /** The `limit` highest scores (ties: lower doc first), by insertion into a short sorted list. */
 function topK(docs: readonly number[], limit: number, scoreOf: (doc: number) => number): ScoredDoc[] {
   const best: ScoredDoc[] = [];
@@ -141,6 +163,11 @@ function topK(docs: readonly number[], limit: number, scoreOf: (doc: number) => 
     if (best.length > limit) best.pop();
   }
   return best;
+}
+
+/** Four significant digits are plenty for a term frequency and halve the cache file. */
+function roundTf(tf: number): number {
+  return Number(tf.toPrecision(4));
 }
 
 function beats(score: number, doc: number, other: ScoredDoc): boolean {

@@ -5,8 +5,6 @@
  */
 import { stemmer } from "stemmer";
 
-const WORD = /[\p{L}\p{N}]+/gu;
-
 /** Words too common in queries and tool texts to tell tools apart. */
 const STOP_WORDS = new Set(
   ("a an the to of in on for with and or by from at as is are be been this that these those it its " +
@@ -69,7 +67,50 @@ export function splitIdentifier(name: string): string {
 
 /** Lower-case words of a text in order, camelCase split, nothing dropped. */
 export function surfaceWords(text: string): string[] {
-  return splitIdentifier(text).toLowerCase().match(WORD) ?? [];
+  const words: string[] = [];
+  forEachWord(text, (word) => words.push(word));
+  return words;
+}
+
+/**
+ * Calls `visit` with each lower-case word of the text: runs of letters and digits, split where a
+ * lower-case letter or digit meets an upper-case one. A hand-written scanner, because tokenizing
+ * is most of the index build time and regular expressions over megabytes of schemas are slow.
+ */
+function forEachWord(text: string, visit: (word: string) => void): void {
+  let start = -1;
+  let previous = CharKind.Other;
+  for (let i = 0; i <= text.length; i++) {
+    const kind = i < text.length ? charKind(text.charCodeAt(i)) : CharKind.Other;
+    const camelBoundary = kind === CharKind.Upper &&
+      (previous === CharKind.Lower || previous === CharKind.Digit);
+    if (start >= 0 && (kind === CharKind.Other || camelBoundary)) {
+      visit(text.slice(start, i).toLowerCase());
+      start = -1;
+    }
+    if (start < 0 && kind !== CharKind.Other) start = i;
+    previous = kind;
+  }
+}
+
+const enum CharKind {
+  Other,
+  Lower,
+  Upper,
+  Digit,
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+function charKind(code: number): CharKind {
+  if (code >= 97 && code <= 122) return CharKind.Lower;
+  if (code >= 65 && code <= 90) return CharKind.Upper;
+  if (code >= 48 && code <= 57) return CharKind.Digit;
+  if (code < 128) return CharKind.Other;
+  // Beyond ASCII, rare in tool texts. Surrogate halves (emoji, rare scripts) are not words.
+  const char = String.fromCharCode(code);
+  if (!LETTER_OR_DIGIT.test(char)) return CharKind.Other;
+  return char === char.toLowerCase() ? CharKind.Lower : CharKind.Upper;
 }
 
 export function isStopWord(word: string): boolean {
@@ -87,13 +128,13 @@ export function expandAbbreviation(word: string): readonly string[] {
  */
 export function analyze(text: string, seen?: Map<string, string>): string[] {
   const terms: string[] = [];
-  for (const surface of surfaceWords(text)) {
+  forEachWord(text, (surface) => {
     for (const word of expandAbbreviation(surface)) {
       if (isStopWord(word)) continue;
       const term = stem(word);
       terms.push(term);
       seen?.set(word, term);
     }
-  }
+  });
   return terms;
 }

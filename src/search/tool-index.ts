@@ -7,9 +7,9 @@
  * index.search("select:Read,NoSuchTool").missing; // ["NoSuchTool"]
  */
 import type { AnyTool } from "../tool/types.ts";
-import { toolDocument } from "./document.ts";
+import { type SearchDocument, toolDocument } from "./document.ts";
 import { ALL_LAYERS, expandQuery, type SearchLayers } from "./expand.ts";
-import { buildSearchIndex, type SearchIndex } from "./index.ts";
+import { buildSearchIndex, SearchIndex, type SerializedIndex } from "./index.ts";
 import { parseQuery } from "./query.ts";
 
 export interface SearchHit {
@@ -26,28 +26,62 @@ export interface SearchOutcome {
   unmatchedRequired: string[];
 }
 
+/** What a cached index needs besides the ranked part: every tool's other names. */
+export interface SerializedToolIndex {
+  index: SerializedIndex;
+  aliases: string[][];
+}
+
 export class ToolIndex {
-  private constructor(readonly tools: readonly AnyTool[], private readonly index: SearchIndex) {}
+  private readonly lowerNames: readonly string[];
+
+  private constructor(
+    private readonly index: SearchIndex,
+    private readonly aliases: readonly (readonly string[])[],
+  ) {
+    this.lowerNames = index.names.map((name) => name.toLowerCase());
+  }
 
   static build(tools: readonly AnyTool[]): ToolIndex {
-    return new ToolIndex(tools, buildSearchIndex(tools.map(toolDocument)));
+    return ToolIndex.fromDocuments(tools.map(toolDocument), tools.map((tool) => tool.aliases));
+  }
+
+  static fromDocuments(
+    documents: readonly SearchDocument[],
+    aliases: readonly (readonly string[])[],
+  ): ToolIndex {
+    return new ToolIndex(buildSearchIndex(documents), aliases);
+  }
+
+  static fromData(data: SerializedToolIndex): ToolIndex {
+    return new ToolIndex(SearchIndex.fromData(data.index), data.aliases);
+  }
+
+  toData(): SerializedToolIndex {
+    return { index: this.index.toData(), aliases: this.aliases.map((list) => [...list]) };
+  }
+
+  get names(): readonly string[] {
+    return this.index.names;
   }
 
   search(query: string, limit = 5, layers: SearchLayers = ALL_LAYERS): SearchOutcome {
     const parsed = parseQuery(query);
     if (parsed.kind === "select") return this.select(parsed.names);
-    const lowerNames = parsed.required.length > 0 ? this.tools.map((t) => t.name.toLowerCase()) : [];
+    const { lowerNames, names } = this;
     const allowed = (doc: number) => parsed.required.every((term) => lowerNames[doc]!.includes(term));
-    const unmatchedRequired = parsed.required.filter((term) => !lowerNames.some((name) => name.includes(term)));
+    const unmatchedRequired = parsed.required.filter((term) =>
+      !lowerNames.some((name) => name.includes(term))
+    );
     if (unmatchedRequired.length > 0) return { hits: [], missing: [], unmatchedRequired };
     const groups = expandQuery(parsed.text, this.index, layers);
     let ranked = this.index.search(groups, limit, parsed.required.length > 0 ? allowed : undefined);
     if (ranked.length === 0 && parsed.required.length > 0) {
       // Only `+term`s, or words no tool of that name uses: the name filter alone, in pool order.
-      ranked = this.tools.flatMap((_, doc) => allowed(doc) ? [{ doc, score: 1 }] : []).slice(0, limit);
+      ranked = names.flatMap((_, doc) => allowed(doc) ? [{ doc, score: 1 }] : []).slice(0, limit);
     }
     const best = ranked[0]?.score ?? 1;
-    const hits = ranked.map(({ doc, score }) => ({ name: this.tools[doc]!.name, score: round(score / best) }));
+    const hits = ranked.map(({ doc, score }) => ({ name: names[doc]!, score: round(score / best) }));
     return { hits, missing: [], unmatchedRequired: [] };
   }
 
@@ -56,11 +90,12 @@ export class ToolIndex {
     const hits: SearchHit[] = [];
     const missing: string[] = [];
     for (const wanted of names) {
-      const tool = this.tools.find((t) => t.name === wanted) ??
-        this.tools.find((t) => t.aliases.includes(wanted)) ??
-        this.tools.find((t) => t.name.toLowerCase() === wanted.toLowerCase());
-      if (!tool) missing.push(wanted);
-      else if (!hits.some((hit) => hit.name === tool.name)) hits.push({ name: tool.name, score: 1 });
+      let doc = this.names.indexOf(wanted);
+      if (doc < 0) doc = this.aliases.findIndex((aliases) => aliases.includes(wanted));
+      if (doc < 0) doc = this.lowerNames.indexOf(wanted.toLowerCase());
+      const name = this.names[doc];
+      if (name === undefined) missing.push(wanted);
+      else if (!hits.some((hit) => hit.name === name)) hits.push({ name, score: 1 });
     }
     return { hits, missing, unmatchedRequired: [] };
   }
