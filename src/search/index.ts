@@ -80,7 +80,7 @@ export class SearchIndex {
   toData(): SerializedIndex {
     return {
       names: [...this.names],
-      postings: [...this.postings].map(([term, p]) => [term, p.idf, p.docs, p.tfs.map(roundTf)]),
+      postings: [...this.postings].map(([term, p]) => [term, p.idf, p.docs, p.tfs]),
       surfaceWords: [...this.surfaceWords],
     };
   }
@@ -163,11 +163,6 @@ function topK(docs: readonly number[], limit: number, scoreOf: (doc: number) => 
     if (best.length > limit) best.pop();
   }
   return best;
-}
-
-/** Four significant digits are plenty for a term frequency and halve the cache file. */
-function roundTf(tf: number): number {
-  return Number(tf.toPrecision(4));
 }
 
 function beats(score: number, doc: number, other: ScoredDoc): boolean {
