@@ -61,6 +61,9 @@ export class SearchIndex {
   private readonly groupScores: Float64Array;
   private readonly totals: Float64Array;
   private readonly matched: Uint16Array;
+  /** Scratch lists of the documents a query (and one of its groups) has touched. */
+  private readonly touched: Int32Array;
+  private readonly groupTouched: Int32Array;
 
   constructor(names: string[], postings: Map<string, Postings>, surfaceWords: Map<string, string>) {
     this.names = names;
@@ -69,6 +72,8 @@ export class SearchIndex {
     this.groupScores = new Float64Array(names.length);
     this.totals = new Float64Array(names.length);
     this.matched = new Uint16Array(names.length);
+    this.touched = new Int32Array(names.length);
+    this.groupTouched = new Int32Array(names.length);
   }
 
   static fromData(data: SerializedIndex): SearchIndex {
@@ -93,50 +98,47 @@ export class SearchIndex {
     return this.postings.has(term);
   }
 
-  /** Documents containing the term (for statistics such as co-occurrence). */
-  docsWith(term: string): readonly number[] {
-    return this.postings.get(term)?.docs ?? [];
-  }
-
   /**
    * The best `limit` documents for the query groups, best first; ties keep index order.
    * A tool matching only some of the query's words is scaled down by the share it misses.
    */
-  search(groups: readonly QueryGroup[], limit: number, allowed?: (doc: number) => boolean): ScoredDoc[] {
-    const { groupScores, totals, matched } = this;
-    const touched: number[] = [];
+  /** `allowed`, when given, has a non-zero entry for each document that may be returned. */
+  search(groups: readonly QueryGroup[], limit: number, allowed?: Uint8Array): ScoredDoc[] {
+    const { groupScores, totals, matched, touched, groupTouched } = this;
+    let touchedCount = 0;
     for (const group of groups) {
-      const groupTouched: number[] = [];
+      let groupCount = 0;
       // A stand-in word never tells tools apart better than the word typed: cap its rarity.
       const typedIdf = this.postings.get(group[0]?.term ?? "")?.idf ?? Infinity;
       for (const { term, weight } of group) {
         const postings = this.postings.get(term);
         if (!postings) continue;
         const { docs, tfs } = postings;
-        const idf = Math.min(postings.idf, typedIdf);
+        const scale = weight * Math.min(postings.idf, typedIdf) * (K1 + 1);
         for (let i = 0; i < docs.length; i++) {
           const doc = docs[i]!;
+          if (allowed && allowed[doc] === 0) continue;
           const tf = tfs[i]!;
-          const score = weight * idf * (tf * (K1 + 1)) / (tf + K1);
-          if (groupScores[doc] === 0) groupTouched.push(doc);
+          const score = scale * tf / (tf + K1);
+          if (groupScores[doc] === 0) groupTouched[groupCount++] = doc;
           if (score > groupScores[doc]!) groupScores[doc] = score;
         }
       }
-      for (const doc of groupTouched) {
-        if (matched[doc] === 0) touched.push(doc);
+      for (let i = 0; i < groupCount; i++) {
+        const doc = groupTouched[i]!;
+        if (matched[doc] === 0) touched[touchedCount++] = doc;
         totals[doc]! += groupScores[doc]!;
         matched[doc]! += 1;
         groupScores[doc] = 0;
       }
     }
-    const best = topK(touched, limit, (doc) => {
-      if (allowed && !allowed(doc)) return 0;
+    const best = topK(touched.subarray(0, touchedCount), limit, (doc) => {
       const coverage = matched[doc]! / groups.length;
       return totals[doc]! * (0.5 + 0.5 * coverage * coverage);
     });
-    for (const doc of touched) {
-      totals[doc] = 0;
-      matched[doc] = 0;
+    for (let i = 0; i < touchedCount; i++) {
+      totals[touched[i]!] = 0;
+      matched[touched[i]!] = 0;
     }
     return best;
   }
@@ -145,13 +147,13 @@ export class SearchIndex {
 /** The index as plain data, for the on-disk cache. */
 export interface SerializedIndex {
   names: string[];
-  /** term, idf, then doc/tf pairs flattened. */
+  /** Per term: the term, its idf, the documents holding it and its frequency in each. */
   postings: [string, number, number[], number[]][];
   surfaceWords: [string, string][];
 }
 
 /** The `limit` highest scores (ties: lower doc first), by insertion into a short sorted list. */
-function topK(docs: readonly number[], limit: number, scoreOf: (doc: number) => number): ScoredDoc[] {
+function topK(docs: Int32Array, limit: number, scoreOf: (doc: number) => number): ScoredDoc[] {
   const best: ScoredDoc[] = [];
   for (const doc of docs) {
     const score = scoreOf(doc);

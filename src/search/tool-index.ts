@@ -68,21 +68,25 @@ export class ToolIndex {
   search(query: string, limit = 5, layers: SearchLayers = ALL_LAYERS): SearchOutcome {
     const parsed = parseQuery(query);
     if (parsed.kind === "select") return this.select(parsed.names);
-    const { lowerNames, names } = this;
-    const allowed = (doc: number) => parsed.required.every((term) => lowerNames[doc]!.includes(term));
+    const { names } = this;
     const unmatchedRequired = parsed.required.filter((term) =>
-      !lowerNames.some((name) => name.includes(term))
+      !this.lowerNames.some((name) => name.includes(term))
     );
     if (unmatchedRequired.length > 0) return { hits: [], missing: [], unmatchedRequired };
+    const allowed = parsed.required.length > 0 ? this.namesContaining(parsed.required) : undefined;
     const groups = expandQuery(parsed.text, this.index, layers);
-    let ranked = this.index.search(groups, limit, parsed.required.length > 0 ? allowed : undefined);
-    if (ranked.length === 0 && parsed.required.length > 0) {
-      // Only `+term`s, or words no tool of that name uses: the name filter alone, in pool order.
-      ranked = names.flatMap((_, doc) => allowed(doc) ? [{ doc, score: 1 }] : []).slice(0, limit);
+    let ranked = this.index.search(groups, limit, allowed);
+    if (ranked.length === 0 && allowed) {
+      // Words no tool of that name uses: the name filter alone, in pool order.
+      ranked = names.flatMap((_, doc) => allowed[doc] ? [{ doc, score: 1 }] : []).slice(0, limit);
     }
     const best = ranked[0]?.score ?? 1;
     const hits = ranked.map(({ doc, score }) => ({ name: names[doc]!, score: round(score / best) }));
     return { hits, missing: [], unmatchedRequired: [] };
+  }
+
+  private namesContaining(terms: readonly string[]): Uint8Array {
+    return Uint8Array.from(this.lowerNames, (name) => terms.every((term) => name.includes(term)) ? 1 : 0);
   }
 
   /** Exact names first; then aliases; then a case-insensitive match. */
