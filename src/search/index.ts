@@ -15,7 +15,7 @@ interface FieldSpec {
   b: number;
 }
 
-export const FIELDS: Record<Field, FieldSpec> = {
+const FIELDS: Record<Field, FieldSpec> = {
   toolName: { weight: 3.0, b: 0.3 },
   server: { weight: 1.5, b: 0 },
   hint: { weight: 2.5, b: 0.3 },
@@ -88,10 +88,6 @@ export class SearchIndex {
       postings: [...this.postings].map(([term, p]) => [term, p.idf, p.docs, p.tfs]),
       surfaceWords: [...this.surfaceWords],
     };
-  }
-
-  get size(): number {
-    return this.names.length;
   }
 
   hasTerm(term: string): boolean {

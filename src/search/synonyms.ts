@@ -2,8 +2,9 @@
  * The verbs and nouns models use for the same thing ("remove" a file, "delete_file"; "ticket",
  * "issue"). Hand-written and small: words in a group stand for each other; a directed entry lends a
  * word the meaning of others without the reverse ("open" a PR is "create", but "create" is not
- * "open"). Expansion happens on the query side only, so the index stays the tools' own words.
+ * "open"). WeightedTerm happens on the query side only, so the index stays the tools' own words.
  */
+import type { WeightedTerm } from "./index.ts";
 import { stem } from "./tokenize.ts";
 
 /** Words that stand for each other in tool-use requests. */
@@ -108,17 +109,12 @@ const DIRECTED: Record<string, string> = {
   fact: "observation",
 };
 
-export interface Expansion {
-  term: string;
-  weight: number;
-}
-
 /** How much a synonym counts against the word the model typed. */
-export const GROUP_WEIGHT = 0.7;
-export const DIRECTED_WEIGHT = 0.6;
+const GROUP_WEIGHT = 0.7;
+const DIRECTED_WEIGHT = 0.6;
 
-function buildSynonymTable(): Map<string, Expansion[]> {
-  const table = new Map<string, Expansion[]>();
+function buildSynonymTable(): Map<string, WeightedTerm[]> {
+  const table = new Map<string, WeightedTerm[]>();
   const add = (from: string, to: string, weight: number) => {
     const key = stem(from);
     const term = stem(to);
@@ -142,6 +138,6 @@ function buildSynonymTable(): Map<string, Expansion[]> {
 const SYNONYMS = buildSynonymTable();
 
 /** Stemmed synonyms of a stemmed query term, with their weights. */
-export function synonymsOf(term: string): readonly Expansion[] {
+export function synonymsOf(term: string): readonly WeightedTerm[] {
   return SYNONYMS.get(term) ?? [];
 }

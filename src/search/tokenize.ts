@@ -60,11 +60,6 @@ export function stem(word: string): string {
   return stemmed;
 }
 
-/** `mcp__github__create_pull_request` → `mcp github create pull request`; `getActiveCycle` → `get Active Cycle`. */
-export function splitIdentifier(name: string): string {
-  return name.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/[_\-.:/]+/g, " ");
-}
-
 /** Lower-case words of a text in order, camelCase split, nothing dropped. */
 export function surfaceWords(text: string): string[] {
   const words: string[] = [];
