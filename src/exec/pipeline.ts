@@ -12,7 +12,7 @@ import { messageOf, toolUseError } from "./errors.ts";
 import type { HooksConfig } from "./hooks/config.ts";
 import type { HookOutcome } from "./hooks/outcome.ts";
 import { NO_HOOKS, runHooks } from "./hooks/runner.ts";
-import { lookupTool } from "./lookup.ts";
+import { type DiscoveryGate, lookupTool } from "./lookup.ts";
 import { decidePermission, type PermissionOutcome, type Policy } from "./permission.ts";
 import { shapeResult } from "./shape.ts";
 import type { CallOutcome, ExecuteOptions, ToolCall } from "./types.ts";
@@ -39,6 +39,8 @@ export interface PipelineDeps {
    * server's diagnostics after an edit). A failing enricher is reported, never fatal.
    */
   enrichers?: ResultEnricher[];
+  /** Model-driven sessions: deferred tools must be discovered before they are called. */
+  discovery?: DiscoveryGate;
 }
 
 export type ResultEnricher = (
@@ -78,7 +80,7 @@ async function runStages(
   stage: Stage,
 ): Promise<CallOutcome> {
   // 1. lookup
-  const found = lookupTool(deps.pool.current, call.name);
+  const found = lookupTool(deps.pool.current, call.name, deps.discovery);
   if (!found.ok) return refuse(call, deps, ctx, stage, found.message, "deny");
   const tool = found.tool;
   stage.tool = tool;

@@ -9,6 +9,7 @@ import type { ToolPool } from "../pool/tool-pool.ts";
 import type { AnyTool, InvokedBy, PermissionMode, ToolContext } from "../tool/types.ts";
 import { isCallConcurrencySafe, maxToolConcurrency } from "./concurrency.ts";
 import type { HooksConfig } from "./hooks/config.ts";
+import type { DiscoveryGate } from "./lookup.ts";
 import { partitionToolCalls, runPartitioned } from "./partition.ts";
 import type { Policy } from "./permission.ts";
 import { cleanupPersistedResults } from "./persist.ts";
@@ -33,6 +34,7 @@ export interface SessionOptions {
   onDenied?: (toolName: string, input: unknown) => string | undefined;
   callTimeoutMs?: number;
   enrichers?: ResultEnricher[];
+  discovery?: DiscoveryGate;
   agent?: ToolContext["agent"];
   /** Called by `close()`: stop MCP clients, language servers, background tasks. */
   onClose?: () => Promise<void>;
@@ -70,6 +72,7 @@ export function createSession(options: SessionOptions): RuntimeSession {
     onDenied: options.onDenied,
     callTimeoutMs: options.callTimeoutMs,
     enrichers: options.enrichers,
+    discovery: options.discovery,
   };
 
   const execute = async (call: ToolCall, executeOptions?: ExecuteOptions) => {

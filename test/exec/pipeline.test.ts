@@ -10,6 +10,7 @@ import type { HooksConfig } from "../../src/exec/hooks/config.ts";
 import { ToolPool } from "../../src/pool/tool-pool.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import type { AnyTool } from "../../src/tool/types.ts";
+import { DiscoveredTools } from "../../src/search/discovered.ts";
 import { fakeTool } from "../helpers/fake-tools.ts";
 import { tempDir, testContext } from "../helpers/session-context.ts";
 
@@ -461,5 +462,43 @@ describe("result enrichers", () => {
     const out = await executeToolCall({ id: "t1", name: "Echo", input: { text: "x" } }, ctx, deps);
     expect(text(out)).toBe("x");
     expect(deps.audit!.read().some((r) => r.detail?.includes("language server crashed"))).toBe(true);
+  });
+});
+
+describe("discovery gate", () => {
+  const deferredTool = fakeTool("mcp__srv__thing", {
+    origin: { kind: "mcp", server: "srv" },
+    shouldDefer: true,
+    readOnly: true,
+  });
+  const gated = () => {
+    const discovered = new DiscoveredTools();
+    const { ctx, deps } = setup({}, [echo, deferredTool]);
+    deps.discovery = { discovered, isDeferred: (t) => t.shouldDefer };
+    return { ctx, deps, discovered };
+  };
+  test("a deferred tool cannot be called before ToolSearch found it", async () => {
+    const { ctx, deps } = gated();
+    const out = await executeToolCall({ id: "t1", name: "mcp__srv__thing", input: {} }, ctx, deps);
+    expect(text(out)).toBe("<tool_use_error>Error: No such tool available: mcp__srv__thing</tool_use_error>");
+  });
+  test("once discovered it runs; once its server is gone the error names the server", async () => {
+    const { ctx, deps, discovered } = gated();
+    discovered.add([deferredTool]);
+    const ran = await executeToolCall(
+      { id: "t1", name: "mcp__srv__thing", input: { value: "v" } },
+      ctx,
+      deps,
+    );
+    expect(text(ran)).toBe("mcp__srv__thing:v");
+    deps.pool = new ToolPool([echo], { mode: "default", denyRules: [] });
+    const gone = await executeToolCall({ id: "t2", name: "mcp__srv__thing", input: {} }, ctx, deps);
+    expect(gone.isError).toBe(true);
+    expect(text(gone)).toContain('MCP server "srv"');
+  });
+  test("loaded tools need no discovery", async () => {
+    const { ctx, deps } = gated();
+    const out = await executeToolCall({ id: "t1", name: "Echo", input: { text: "x" } }, ctx, deps);
+    expect(text(out)).toBe("x");
   });
 });

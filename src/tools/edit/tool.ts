@@ -12,6 +12,7 @@ import { type EditInput, editInputSchema, type EditOutput } from "./schema.ts";
 
 export const editTool = buildTool<EditInput, EditOutput>({
   name: "Edit",
+  category: "edit",
   searchHint: "modify change replace text in file",
   description: "Replaces exact text in a file read in this session.",
   prompt: () => prompt,

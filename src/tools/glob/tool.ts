@@ -15,6 +15,7 @@ const SKIPPED_DIRS = ["node_modules", ".git"];
 
 export const globTool = buildTool<GlobInput, GlobOutput>({
   name: "Glob",
+  category: "read",
   searchHint: "find files by name pattern wildcard list",
   description: "Finds files whose paths match a glob pattern, newest first.",
   prompt: () => prompt,

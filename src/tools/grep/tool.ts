@@ -21,6 +21,7 @@ export function createGrepTool(opts: { engine?: GrepEngineChoice } = {}) {
   const choice = opts.engine ?? "auto";
   return buildTool<GrepInput, GrepOutput>({
     name: "Grep",
+    category: "read",
     searchHint: "search file contents regex ripgrep find text code",
     description: "Searches file contents with a regular expression, honouring .gitignore.",
     prompt: () => prompt,

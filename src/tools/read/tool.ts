@@ -28,6 +28,7 @@ const BINARY_EXTENSIONS = new Set(
 
 export const readTool = buildTool<ReadInput, ReadOutput>({
   name: "Read",
+  category: "read",
   searchHint: "view show open file contents lines cat",
   description: "Reads a text file with line numbers; describes images and PDFs.",
   prompt: () => prompt,

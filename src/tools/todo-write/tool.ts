@@ -5,6 +5,7 @@ import { type TodoWriteInput, todoWriteInputSchema, type TodoWriteOutput } from 
 
 export const todoWriteTool = buildTool<TodoWriteInput, TodoWriteOutput>({
   name: "TodoWrite",
+  category: "orchestration",
   searchHint: "plan task list checklist progress",
   description: "Replaces the session's todo list, to plan and track multi-step work.",
   prompt: () => prompt,

@@ -34,6 +34,7 @@ export function webFetchHostname(url: string): string | undefined {
 export function createWebFetchTool(limits: WebFetchLimits = WEB_FETCH_DEFAULT_LIMITS) {
   return buildTool<WebFetchInput, WebFetchOutput>({
     name: "WebFetch",
+    category: "network",
     searchHint: "fetch url web page http download read website",
     description: "Fetches an http(s) URL and returns its content as readable text.",
     prompt: () => prompt,

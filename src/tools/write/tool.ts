@@ -12,6 +12,7 @@ import { type WriteInput, writeInputSchema, type WriteOutput } from "./schema.ts
 
 export const writeTool = buildTool<WriteInput, WriteOutput>({
   name: "Write",
+  category: "edit",
   searchHint: "create new file save overwrite",
   description: "Writes a whole file, creating it or replacing a file read in this session.",
   prompt: () => prompt,
