@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { decide } from "../src/policy/decide.ts";
 import { loadPolicy } from "../src/policy/load.ts";
 import { buildRequest } from "../src/policy/request.ts";
+import { report, round, summarize } from "./lib.ts";
 
 const RULES = 1000;
 const root = mkdtempSync(join(tmpdir(), "toolrt-bench-"));
@@ -49,14 +50,6 @@ function thousandRules(): Record<string, unknown>[] {
   });
 }
 
-function emit(figure: string, value: number, unit: string, extra: Record<string, unknown> = {}): void {
-  console.log(JSON.stringify({ bench: "policy", figure, value: Number(value.toFixed(3)), unit, ...extra }));
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-}
-
 const policyFile = join(root, "policy.json");
 writeFileSync(policyFile, JSON.stringify({ rules: thousandRules() }, null, 2));
 const options = { cwd, stateDir: join(root, "state"), flagFiles: [policyFile], env };
@@ -69,8 +62,11 @@ for (let i = 0; i < 10; i++) {
   loadTimes.push((Bun.nanoseconds() - start) / 1e6);
 }
 if (loaded.errors.length > 0) throw new Error(loaded.errors.map((e) => e.message).join("\n"));
-loadTimes.sort((a, b) => a - b);
-emit("load_compile_median", percentile(loadTimes, 0.5), "ms", { rules: loaded.policy.rules.length });
+report("policy.load_compile", {
+  median_ms: round(summarize(loadTimes).median),
+  rules_in_file: RULES,
+  rules_compiled: loaded.policy.rules.length,
+});
 
 const request = buildRequest({
   tool: "Read",
@@ -85,17 +81,13 @@ for (let i = 0; i < 50_000; i++) {
   decide(request, loaded.policy);
   samples.push((Bun.nanoseconds() - start) / 1e3);
 }
-samples.sort((a, b) => a - b);
+const latency = summarize(samples);
 const decision = decide(request, loaded.policy).decision;
-emit("decision_latency_median", percentile(samples, 0.5), "us", {
-  tool: "Read",
+report("policy.decide.read.1000_rules", {
+  median_us: round(latency.median),
+  p99_us: round(latency.p99),
+  n: latency.n,
   decision,
-  samples: samples.length,
-});
-emit("decision_latency_p99", percentile(samples, 0.99), "us", {
-  tool: "Read",
-  decision,
-  samples: samples.length,
 });
 
 const LINES = 5000;
@@ -130,7 +122,8 @@ const outLines = run.stdout.toString().trimEnd().split("\n").length;
 if (run.exitCode !== 0 || outLines !== LINES) {
   throw new Error(`check --batch failed: ${run.stderr.toString()}`);
 }
-emit("check_batch_throughput", LINES / seconds, "commands/s", {
+report("policy.check_batch", {
+  commands_per_s: round(LINES / seconds, 0),
   lines: LINES,
-  wall_s: Number(seconds.toFixed(3)),
+  wall_s: round(seconds),
 });

@@ -7,8 +7,11 @@ import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
 import { exitCodeFor } from "./errors.ts";
 import { addGlobalOptions } from "./globals.ts";
+import { register as registerAudit } from "./audit.ts";
 import { register as registerCheck } from "./check.ts";
 import { register as registerPolicy } from "./policy.ts";
+import { register as registerRun } from "./run.ts";
+import { register as registerSearch } from "./search.ts";
 import { register as registerTools } from "./tools.ts";
 import { register as registerTrust } from "./trust.ts";
 
@@ -22,7 +25,16 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   addGlobalOptions(program);
-  for (const register of [registerTools, registerCheck, registerPolicy, registerTrust]) register(program);
+  const commands = [
+    registerTools,
+    registerSearch,
+    registerRun,
+    registerAudit,
+    registerCheck,
+    registerPolicy,
+    registerTrust,
+  ];
+  for (const register of commands) register(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }
