@@ -3,7 +3,6 @@
  * the same decision and the same deciding rules for a corpus of calls.
  */
 import { describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { z } from "zod";
 import { checkCall } from "../../src/cli/check.ts";
 import type { GlobalOptions } from "../../src/cli/globals.ts";
@@ -11,7 +10,7 @@ import { decide } from "../../src/policy/decide.ts";
 import { buildRequest, factsFromTool } from "../../src/policy/request.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import type { AnyTool, ToolContext } from "../../src/tool/types.ts";
-import { rules, sandbox } from "./helpers.ts";
+import { rules, runToolrt, sandbox } from "./helpers.ts";
 
 const box = sandbox();
 box.write(
@@ -102,22 +101,8 @@ describe("check and execution agree", () => {
   test("the CLI batch agrees with the in-process decisions", () => {
     const commands = corpus.filter(([t]) => t === "Bash").map(([, i]) => (i as { command: string }).command);
     const file = box.write("corpus.txt", `${commands.join("\n")}\n`);
-    const main = join(import.meta.dir, "../../src/cli/main.ts");
-    const run = Bun.spawnSync([
-      process.execPath,
-      main,
-      "--cwd",
-      box.cwd,
-      "--state-dir",
-      box.stateDir,
-      "check",
-      "--batch",
-      file,
-      "Bash",
-    ], {
-      env: { ...process.env, ...box.env },
-    });
-    const lines = run.stdout.toString().trimEnd().split("\n").map((l) => JSON.parse(l));
+    const run = runToolrt(box, ["check", "--batch", file, "Bash"]);
+    const lines = run.out.trimEnd().split("\n").map((l) => JSON.parse(l));
     const expected = commands.map((command) =>
       decide(buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd }), loaded.policy)
     );

@@ -1,9 +1,8 @@
 /** `toolrt check`, `policy validate|test|schema` and `trust` from the outside, as scripts see them. */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { rules, sandbox } from "./helpers.ts";
+import { rules, runToolrt, sandbox } from "./helpers.ts";
 
-const main = join(import.meta.dir, "../../src/cli/main.ts");
 const box = sandbox();
 box.write(
   "managed/managed-policy.json",
@@ -11,19 +10,7 @@ box.write(
 );
 
 function toolrt(args: string[], stdin?: string) {
-  const result = Bun.spawnSync([
-    process.execPath,
-    main,
-    "--cwd",
-    box.cwd,
-    "--state-dir",
-    box.stateDir,
-    ...args,
-  ], {
-    env: { ...process.env, ...box.env, NO_COLOR: "1" },
-    ...(stdin !== undefined ? { stdin: Buffer.from(stdin) } : {}),
-  });
-  return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() };
+  return runToolrt(box, args, stdin);
 }
 
 const KEYS = ["tool", "decision", "reason", "matched", "checks", "warnings", "suggestions"];

@@ -105,3 +105,25 @@ export function writeIn(dir: string, file: string, content: unknown): string {
   writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content, null, 2));
   return path;
 }
+
+/** Runs the real CLI in the sandbox (its workspace, state dir and environment). */
+export function runToolrt(
+  box: Sandbox,
+  args: string[],
+  stdin?: string,
+): { code: number; out: string; err: string } {
+  const main = join(import.meta.dir, "../../src/cli/main.ts");
+  const result = Bun.spawnSync([
+    process.execPath,
+    main,
+    "--cwd",
+    box.cwd,
+    "--state-dir",
+    box.stateDir,
+    ...args,
+  ], {
+    env: { ...process.env, ...box.env, NO_COLOR: "1" },
+    ...(stdin !== undefined ? { stdin: Buffer.from(stdin) } : {}),
+  });
+  return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() };
+}
