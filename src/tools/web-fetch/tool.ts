@@ -19,18 +19,6 @@ export const WEB_FETCH_DEFAULT_LIMITS: WebFetchLimits = {
   maxTextChars: 100_000,
 };
 
-/**
- * The hostname a `WebFetch(domain:…)` rule is matched against: lower case, no trailing dot;
- * undefined for a URL that does not parse. Also what the tool's `getPath` returns.
- */
-export function webFetchHostname(url: string): string | undefined {
-  try {
-    return new URL(url).hostname.toLowerCase().replace(/\.$/, "") || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export function createWebFetchTool(limits: WebFetchLimits = WEB_FETCH_DEFAULT_LIMITS) {
   return buildTool<WebFetchInput, WebFetchOutput>({
     name: "WebFetch",
@@ -39,12 +27,12 @@ export function createWebFetchTool(limits: WebFetchLimits = WEB_FETCH_DEFAULT_LI
     description: "Fetches an http(s) URL and returns its content as readable text.",
     prompt: () => prompt,
     inputSchema: webFetchInputSchema,
-    isReadOnly: () => true,
+    // Nothing local changes, but a request can carry data out: it needs permission like a write.
+    isReadOnly: () => false,
     isConcurrencySafe: () => true,
     interruptBehavior: () => "cancel",
     shouldDefer: true,
     maxResultSizeChars: limits.maxTextChars,
-    getPath: (input) => webFetchHostname(input.url),
     async validateInput(input) {
       let url: URL;
       try {

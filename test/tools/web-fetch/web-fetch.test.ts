@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { createWebFetchTool, webFetchHostname, webFetchTool } from "../../../src/tools/web-fetch/tool.ts";
+import { createWebFetchTool, webFetchTool } from "../../../src/tools/web-fetch/tool.ts";
 import { callTool, makeContext, modelText } from "../helpers.ts";
 
 const PAGE = `<!doctype html><html><head><title>Release &amp; notes</title>
@@ -137,18 +137,10 @@ describe("WebFetch", () => {
     expect(await callTool(tool, { url: `${base}/page`, prompt: "" }, ctx)).toMatchObject({ stage: "schema" });
   });
 
-  test("the hostname for domain rules is lower case without a trailing dot", () => {
-    expect(webFetchHostname("https://Docs.Example.COM./a?b")).toBe("docs.example.com");
-    expect(webFetchHostname("not a url")).toBeUndefined();
-    expect(webFetchTool.getPath!({ url: "http://Example.org/x", prompt: "p" }, makeContext("/w"))).toBe(
-      "example.org",
-    );
-  });
-
-  test("contract: deferred, read-only, parallel-safe, cancellable", () => {
+  test("contract: deferred, not read-only (it can carry data out), parallel-safe, cancellable", () => {
     const input = { url: "https://example.com", prompt: "p" };
     expect(webFetchTool.shouldDefer).toBe(true);
-    expect(webFetchTool.isReadOnly(input)).toBe(true);
+    expect(webFetchTool.isReadOnly(input)).toBe(false);
     expect(webFetchTool.isConcurrencySafe(input)).toBe(true);
     expect(webFetchTool.isDestructive(input)).toBe(false);
     expect(webFetchTool.interruptBehavior()).toBe("cancel");
