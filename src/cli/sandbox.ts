@@ -51,7 +51,8 @@ export function register(program: Command): void {
     .requiredOption("--fd <n>", "descriptor of the network channel")
     .argument("<command...>")
     .action(async (argv: string[], opts: { fd: string }) => {
-      process.exitCode = await runBridge(Number(opts.fd), argv);
+      // The channel reader would keep the event loop alive; the command's end is the bridge's end.
+      process.exit(await runBridge(Number(opts.fd), argv));
     });
 }
 

@@ -22,12 +22,13 @@ const NETWORK_DOWN =
   /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH/i;
 const FORK_LIMIT = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|EAGAIN.*fork/i;
 
-/** Paths mentioned on one error line: quoted ones first, else absolute-looking words. */
+/** Paths mentioned on one error line: quoted ones, path-looking words, the word before the error. */
 function pathsIn(line: string, cwd: string): string[] {
   const quoted = [...line.matchAll(/[`'‘"]([^`'’"]+)[`'’"]/g)].map((m) => m[1]!);
   const bare = [...line.matchAll(/(?:^|\s)((?:\/|\.\.?\/|~\/)[^\s:]+)/g)].map((m) => m[1]!);
-  const colonFirst = /^[\w.-]+: ([^:\s]+):/.exec(line)?.[1];
-  const candidates = [...quoted, ...bare, ...(colonFirst ? [colonFirst] : [])]
+  const beforeError = /(\S+): (?:Read-only file system|Permission denied|Operation not permitted)/.exec(line)
+    ?.[1];
+  const candidates = [...quoted, ...bare, ...(beforeError ? [beforeError] : [])]
     .filter((p) => p.length > 0 && !p.includes(" ") && (p.includes("/") || p.startsWith(".")));
   return [...new Set(candidates.map((p) => resolve(cwd, p)))];
 }

@@ -7,6 +7,9 @@ export interface SandboxRunResult {
   exitCode: number;
   /** Hosts the proxy refused during the run. */
   denials: Denial[];
+  /** Collected output when the stream was "pipe". */
+  stdout?: string;
+  stderr?: string;
 }
 
 type Stdio = "inherit" | "pipe" | "ignore";
@@ -16,19 +19,29 @@ export async function runWrapped(
   wrapped: WrappedCommand,
   stdio: [Stdio, Stdio, Stdio] = ["inherit", "inherit", "inherit"],
 ): Promise<SandboxRunResult> {
+  const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((s) => [s, () => proc?.kill(s)] as const);
+  let proc: ReturnType<typeof Bun.spawn> | undefined;
   try {
-    const proc = Bun.spawn(wrapped.argv, {
-      env: wrapped.env,
-      stdio: [...stdio, ...wrapped.extraStdio],
-    });
+    proc = Bun.spawn(wrapped.argv, { env: wrapped.env, stdio: [...stdio, ...wrapped.extraStdio] });
     wrapped.attach(proc as unknown as { stdio: Array<number | null | undefined> });
-    const forward = (signal: NodeJS.Signals) => () => proc.kill(signal);
-    const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((s) => [s, forward(s)] as const);
     for (const [signal, handler] of handlers) process.on(signal, handler);
-    const code = await proc.exited;
-    for (const [signal, handler] of handlers) process.off(signal, handler);
-    return { exitCode: exitStatus(code, proc.signalCode), denials: [...(wrapped.network?.denials ?? [])] };
+    const [code, stdout, stderr] = await Promise.all([
+      proc.exited,
+      collect(proc.stdout),
+      collect(proc.stderr),
+    ]);
+    return {
+      exitCode: exitStatus(code, proc.signalCode),
+      denials: [...(wrapped.network?.denials ?? [])],
+      ...(stdout === undefined ? {} : { stdout }),
+      ...(stderr === undefined ? {} : { stderr }),
+    };
   } finally {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
     wrapped.cleanup();
   }
+}
+
+async function collect(stream: unknown): Promise<string | undefined> {
+  return stream instanceof ReadableStream ? await new Response(stream).text() : undefined;
 }
