@@ -1,5 +1,5 @@
 /** The bwrap command line for a mount plan. Pure: every path and descriptor comes in as data. */
-import type { MountPlan } from "./mount-plan.ts";
+import type { MountOp, MountPlan } from "./mount-plan.ts";
 
 export interface BwrapOptions {
   bwrapPath: string;
@@ -40,21 +40,14 @@ export function bwrapArgs(plan: MountPlan, options: BwrapOptions): string[] {
     "--proc",
     "/proc",
   ];
+  const sourceOf: Record<MountOp["op"], (path: string) => string> = {
+    "bind": (path) => path,
+    "ro-bind": (path) => path,
+    "mask-file": () => options.emptyFile,
+    "mask-dir": () => options.emptyDir,
+  };
   for (const m of plan.mounts) {
-    switch (m.op) {
-      case "bind":
-        args.push("--bind", m.path, m.path);
-        break;
-      case "ro-bind":
-        args.push("--ro-bind", m.path, m.path);
-        break;
-      case "mask-file":
-        args.push("--ro-bind", options.emptyFile, m.path);
-        break;
-      case "mask-dir":
-        args.push("--ro-bind", options.emptyDir, m.path);
-        break;
-    }
+    args.push(m.op === "bind" ? "--bind" : "--ro-bind", sourceOf[m.op](m.path), m.path);
   }
   args.push("--seccomp", String(options.seccompFd), "--chdir", options.cwd, "--");
   return args;

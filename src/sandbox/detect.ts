@@ -1,5 +1,5 @@
 /** Is a sandbox usable on this machine, and if not, why not (in words a user can act on)? */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { type SeccompArch, seccompArchOf } from "./seccomp.ts";
 
 export type SandboxAvailability =
@@ -15,7 +15,11 @@ export type SandboxAvailability =
 
 let cached: SandboxAvailability | undefined;
 
-/** Probes once per process: binaries present, user namespaces usable, a seccomp filter for the arch. */
+/**
+ * Checks once per process: binaries present, user namespaces not switched off, a seccomp filter for
+ * the arch. No trial run (it would cost a bwrap start per process); if bwrap still cannot set up,
+ * the run fails closed with bwrap's own message, which `explainSandboxFailure` recognizes.
+ */
 export function detectSandbox(options: { refresh?: boolean } = {}): SandboxAvailability {
   if (cached && !options.refresh) return cached;
   cached = probe();
@@ -43,28 +47,26 @@ function probe(): SandboxAvailability {
   if (!seccompArch) {
     return { available: false, reason: `no seccomp filter for CPU architecture ${process.arch}` };
   }
-  const trial = Bun.spawnSync(
-    [
-      bwrapPath,
-      "--unshare-user",
-      "--unshare-net",
-      "--ro-bind",
-      "/",
-      "/",
-      "--proc",
-      "/proc",
-      "--",
-      "/bin/true",
-    ],
-    { stdin: "ignore", stdout: "ignore", stderr: "pipe" },
-  );
-  if (trial.exitCode !== 0) {
-    const why = trial.stderr.toString().trim().split("\n").pop() ?? "";
-    return {
-      available: false,
-      reason: `bwrap cannot create a sandbox here (${why}); user namespaces may be disabled ` +
-        "(sysctl kernel.unprivileged_userns_clone, user.max_user_namespaces) or blocked by AppArmor",
-    };
+  const blocked = userNamespacesBlocked();
+  if (blocked) {
+    return { available: false, reason: `bwrap cannot create a sandbox here: ${blocked}` };
   }
   return { available: true, kind: "bwrap", bwrapPath, seccompArch, prlimitPath: Bun.which("prlimit") };
+}
+
+/** Why user namespaces are off for this user, from the sysctls that switch them off; null when on. */
+function userNamespacesBlocked(): string | null {
+  const sysctl = (path: string) => {
+    try {
+      return readFileSync(path, "utf8").trim();
+    } catch {
+      return null;
+    }
+  };
+  if (sysctl("/proc/sys/user/max_user_namespaces") === "0") return "user.max_user_namespaces is 0";
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot && sysctl("/proc/sys/kernel/unprivileged_userns_clone") === "0") {
+    return "kernel.unprivileged_userns_clone is 0 (unprivileged user namespaces are disabled)";
+  }
+  return null;
 }

@@ -92,6 +92,9 @@ export function explainSandboxFailure(failure: FailureInfo, profile: SandboxProf
           `needs a host, ask for the narrow exception: allow that host (sandbox allowNet, or --allow-net HOST).`,
       );
     }
+    if (line.startsWith("bwrap: ")) {
+      findings.push(`the sandbox itself could not start (${line}); the command did not run.`);
+    }
     if (FORK_LIMIT.test(line)) {
       findings.push(
         `the sandbox caps the number of processes at ${profile.limits.maxProcesses}; run fewer in parallel.`,

@@ -147,7 +147,7 @@ export function createCgroup(limits: SandboxLimits, name: string): Cgroup | null
 
 /** rmdir, retrying briefly: the last processes of a pid namespace are reaped asynchronously. */
 function removeCgroupDir(dir: string): void {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  for (let attempt = 0; attempt < 250; attempt++) {
     try {
       rmdirSync(dir);
       return;
@@ -155,7 +155,7 @@ function removeCgroupDir(dir: string): void {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return;
       if (code !== "EBUSY") return;
-      Bun.sleepSync(10);
+      Bun.sleepSync(2);
     }
   }
 }

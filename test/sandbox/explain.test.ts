@@ -1,19 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { explainSandboxFailure } from "../../src/sandbox/explain.ts";
-import { DEFAULT_LIMITS, type SandboxProfile } from "../../src/sandbox/profile.ts";
-import { MANDATORY_PROTECTED } from "../../src/sandbox/protected.ts";
+import { testProfile } from "./fixtures.ts";
 
-const profile: SandboxProfile = {
-  workspace: "/w",
-  writableRoots: ["/w"],
-  denyRead: ["/home/u/.ssh"],
-  denyWrite: [],
-  protectedEntries: MANDATORY_PROTECTED,
-  allowNet: [],
-  unsetEnvPatterns: [],
-  limits: DEFAULT_LIMITS,
-  problems: [],
-};
+const profile = testProfile("/w", { denyRead: ["/home/u/.ssh"] });
 const explain = (output: string, extra: object = {}) =>
   explainSandboxFailure({ output, exitCode: 1, cwd: "/w", ...extra }, profile);
 
@@ -53,6 +42,9 @@ describe("explainSandboxFailure", () => {
     expect(explain("bash: fork: retry: Resource temporarily unavailable")).toContain(
       "caps the number of processes",
     );
+  });
+  test("bwrap failing to set up says the command did not run", () => {
+    expect(explain("bwrap: No permissions to creating new namespace")).toContain("the command did not run");
   });
   test("an ordinary failure is not blamed on the sandbox", () => {
     expect(explain("error: test failed: expected 1, got 2")).toBeNull();

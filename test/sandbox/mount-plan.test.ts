@@ -2,27 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { bwrapArgs } from "../../src/sandbox/bwrap.ts";
 import { type FsView, type MountOp, planMounts } from "../../src/sandbox/mount-plan.ts";
 import type { EntryKind } from "../../src/sandbox/paths.ts";
-import { DEFAULT_LIMITS, type SandboxProfile } from "../../src/sandbox/profile.ts";
-import { MANDATORY_PROTECTED } from "../../src/sandbox/protected.ts";
+import type { SandboxProfile } from "../../src/sandbox/profile.ts";
 import type { ScanResult } from "../../src/sandbox/scan.ts";
+import { testProfile } from "./fixtures.ts";
 
 const WS = "/w/my repo";
 const TMP = "/t/run/tmp";
 
-function profile(over: Partial<SandboxProfile> = {}): SandboxProfile {
-  return {
-    workspace: WS,
-    writableRoots: [WS],
-    denyRead: [],
-    denyWrite: [],
-    protectedEntries: MANDATORY_PROTECTED,
-    allowNet: [],
-    unsetEnvPatterns: [],
-    limits: DEFAULT_LIMITS,
-    problems: [],
-    ...over,
-  };
-}
+const profile = (over: Partial<SandboxProfile> = {}) => testProfile(WS, over);
 
 const noScan: ScanResult = { linkedOutside: [], aliasesOfDenied: [], nestedGitDirs: [], entries: 0 };
 
