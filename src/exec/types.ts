@@ -4,7 +4,7 @@
  */
 import type { ContentBlock, Message } from "../tool/messages.ts";
 import type { ToolPool } from "../pool/tool-pool.ts";
-import type { InvokedBy, PermissionMode, ToolProgress } from "../tool/types.ts";
+import type { InvokedBy, PermissionMode, ToolContext, ToolProgress } from "../tool/types.ts";
 
 export interface ToolCall {
   /** The provider's tool_use id (generated when the caller has none). */
@@ -47,6 +47,10 @@ export interface CallOutcome {
   /** The tool's structured output, when it ran. */
   output?: unknown;
   newMessages?: Message[];
+  /** Applied by the session to the context of the calls that follow. */
+  contextModifier?: (ctx: ToolContext) => ToolContext;
+  /** A hook asked the loop to stop after this call (`continue: false`). */
+  stopReason?: string;
   durationMs: number;
 }
 
