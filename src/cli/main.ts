@@ -11,6 +11,7 @@ import { register as registerAudit } from "./audit.ts";
 import { register as registerCheck } from "./check.ts";
 import { register as registerPolicy } from "./policy.ts";
 import { register as registerRun } from "./run.ts";
+import { register as registerSandbox } from "./sandbox.ts";
 import { register as registerSearch } from "./search.ts";
 import { register as registerTools } from "./tools.ts";
 import { register as registerTrust } from "./trust.ts";
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
     registerSearch,
     registerRun,
     registerAudit,
+    registerSandbox,
     registerCheck,
     registerPolicy,
     registerTrust,
