@@ -8,13 +8,14 @@ import type { BashAnalysis } from "../bash/types.ts";
 import { getAllBaseTools } from "../pool/base-tools.ts";
 import { decide } from "../policy/decide.ts";
 import { decisionJson, decisionLines } from "../policy/explain.ts";
-import { type LoadOptions, loadPolicy, type LoadResult } from "../policy/load.ts";
+import type { LoadResult } from "../policy/load.ts";
 import type { Policy } from "../policy/policy.ts";
 import { buildRequest, factsFromTool } from "../policy/request.ts";
 import type { Decision, ToolFacts } from "../policy/types.ts";
 import type { ToolContext } from "../tool/types.ts";
-import { ConfigError, UsageError } from "./errors.ts";
+import { UsageError } from "./errors.ts";
 import { type GlobalOptions, globalsOf, permissionModeOf } from "./globals.ts";
+import { loadForCli } from "./runtime.ts";
 
 export interface CheckDeps {
   /** The Bash analyzer; until it is wired a command is judged as one sub-command with no checks. */
@@ -57,30 +58,6 @@ export function register(program: Command, deps: CheckDeps = {}): void {
       }
       for (const line of decisionLines(decision, subjectOf(tool, input))) console.log(line);
     });
-}
-
-/** Loads the policy of the global options; a broken non-managed file is a configuration error. */
-export function loadForCli(globals: GlobalOptions): LoadResult {
-  const loaded = loadPolicy(loadOptionsOf(globals));
-  if (loaded.errors.length > 0) {
-    throw new ConfigError(
-      `${
-        loaded.errors.map((e) => e.message).join("\n")
-      }\n(toolrt policy validate lists every problem of the policy files)`,
-    );
-  }
-  return loaded;
-}
-
-export function loadOptionsOf(globals: GlobalOptions): LoadOptions {
-  return {
-    cwd: globals.cwd,
-    stateDir: globals.stateDir,
-    flagFiles: globals.policy,
-    cliRules: { allow: globals.allow, ask: globals.ask, deny: globals.deny },
-    mode: permissionModeOf(globals.mode),
-    claudeSettings: globals.claudeSettings,
-  };
 }
 
 /** The decision for one call, with the facts the tool itself gives when it is a known built-in. */

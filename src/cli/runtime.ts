@@ -1,16 +1,44 @@
 /**
- * Builds the pool and opens sessions from the global options, wired the same way for `tools`,
- * `run`, `serve`, `hook` and `agent`.
+ * Loads the policy and builds the pool and sessions from the global options, wired the same way for
+ * `tools`, `check`, `run`, `serve`, `hook` and `agent`.
  */
 import { getAllBaseTools } from "../pool/base-tools.ts";
 import { decideDeferral } from "../pool/deferral.ts";
 import { ToolPool } from "../pool/tool-pool.ts";
-import { toolOnlyPolicy } from "../exec/permission.ts";
+import { type LoadOptions, loadPolicy, type LoadResult } from "../policy/load.ts";
+import { DenialTracker } from "../policy/denials.ts";
+import { grantForSession } from "../policy/session-grants.ts";
+import { rulesPolicy } from "../exec/rules-policy.ts";
 import { createSession, type RuntimeSession } from "../exec/session.ts";
 import { DiscoveredTools } from "../search/discovered.ts";
 import type { InvokedBy } from "../tool/types.ts";
 import { createToolSearchTool } from "../tools/tool-search/tool.ts";
+import { ConfigError } from "./errors.ts";
 import { type GlobalOptions, permissionModeOf, poolModeOf } from "./globals.ts";
+
+export function loadOptionsOf(globals: GlobalOptions): LoadOptions {
+  return {
+    cwd: globals.cwd,
+    stateDir: globals.stateDir,
+    flagFiles: globals.policy,
+    cliRules: { allow: globals.allow, ask: globals.ask, deny: globals.deny },
+    mode: permissionModeOf(globals.mode),
+    claudeSettings: globals.claudeSettings,
+  };
+}
+
+/**
+ * Loads the policy of the global options. A broken user, project, flag or CLI rule is a
+ * configuration error (exit 2); a broken managed file is not: the policy then denies every call.
+ */
+export function loadForCli(globals: GlobalOptions): LoadResult {
+  const loaded = loadPolicy(loadOptionsOf(globals));
+  if (loaded.errors.length > 0) {
+    const problems = loaded.errors.map((e) => e.message).join("\n");
+    throw new ConfigError(`${problems}\n(toolrt policy validate lists every problem of the policy files)`);
+  }
+  return loaded;
+}
 
 export interface RuntimePool {
   pool: ToolPool;
@@ -23,7 +51,11 @@ export interface RuntimeOptions {
   searchResultStyle?: "tool_reference" | "schemas";
 }
 
-export function buildRuntimePool(globals: GlobalOptions, options: RuntimeOptions = {}): RuntimePool {
+export function buildRuntimePool(
+  globals: GlobalOptions,
+  loaded: LoadResult,
+  options: RuntimeOptions = {},
+): RuntimePool {
   const discovered = new DiscoveredTools();
   // ToolSearch reads the pool it belongs to on every call: a getter breaks the cycle.
   const toolSearch = createToolSearchTool({
@@ -34,7 +66,7 @@ export function buildRuntimePool(globals: GlobalOptions, options: RuntimeOptions
   });
   const pool: ToolPool = new ToolPool([...getAllBaseTools(), toolSearch], {
     mode: poolModeOf(globals.mode),
-    denyRules: globals.deny.map((rule) => ({ rule, source: "cli" })),
+    denyRules: loaded.policy.blanketDenies(),
   });
   return { pool, discovered };
 }
@@ -44,13 +76,21 @@ export function openSession(
   invokedBy: InvokedBy,
   options: RuntimeOptions = {},
 ): RuntimeSession {
-  const { pool } = buildRuntimePool(globals, options);
+  const loaded = loadForCli(globals);
+  const { pool } = buildRuntimePool(globals, loaded, options);
+  // "Always allow" answers become session rules: the policy is recompiled with the grant.
+  let rules = loaded.policy;
+  const denials = new DenialTracker();
   return createSession({
     pool,
-    policy: toolOnlyPolicy,
+    policy: (request) => rulesPolicy(rules, denials)(request),
+    hooks: loaded.policy.hooks(),
     cwd: globals.cwd,
     stateDir: globals.stateDir,
     mode: permissionModeOf(globals.mode),
     invokedBy,
+    grant: (rule) => {
+      rules = grantForSession(rules, globals.stateDir, globals.cwd, rule);
+    },
   });
 }

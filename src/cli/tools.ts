@@ -3,7 +3,7 @@ import { styleText } from "node:util";
 import type { Command } from "commander";
 import { describeTool, type ToolDescription } from "../pool/describe.ts";
 import { globalsOf } from "./globals.ts";
-import { buildRuntimePool } from "./runtime.ts";
+import { buildRuntimePool, loadForCli } from "./runtime.ts";
 
 export function register(program: Command): void {
   program
@@ -13,7 +13,7 @@ export function register(program: Command): void {
     .option("--all", "include deferred tools")
     .action((opts: { json?: boolean; all?: boolean }, command: Command) => {
       const globals = globalsOf(command);
-      const { pool } = buildRuntimePool(globals);
+      const { pool } = buildRuntimePool(globals, loadForCli(globals));
       const listed = pool.current.tools.map((tool) => describeTool(tool)).filter((t) =>
         opts.all || !t.deferred
       );

@@ -31,8 +31,6 @@ export interface PipelineDeps {
   analyze?: (tool: AnyTool, input: unknown) => Promise<unknown>;
   /** Saves an "always allow" answer as a session rule. */
   grant?: (rule: string) => void;
-  /** Adds guidance after repeated denials of the same tool (denial tracking). */
-  onDenied?: (toolName: string, input: unknown) => string | undefined;
   callTimeoutMs?: number;
   /**
    * Run after a successful call, each may add content blocks to the result (e.g. a language
@@ -137,8 +135,7 @@ async function runStages(
   );
   audit(deps, ctx, call, tool, input, { kind: "decision", ...decisionFields(permission) });
   if (permission.decision === "deny") {
-    const guidance = deps.onDenied?.(tool.name, input);
-    const text = guidance ? `${permission.reason}\n\n${guidance}` : permission.reason;
+    const text = permission.guidance ? `${permission.reason}\n\n${permission.guidance}` : permission.reason;
     return finish(call, deps, ctx, stage, {
       isError: true,
       decision: "deny",

@@ -31,7 +31,6 @@ export interface SessionOptions {
   audit?: boolean;
   analyze?: (tool: AnyTool, input: unknown) => Promise<unknown>;
   grant?: (rule: string) => void;
-  onDenied?: (toolName: string, input: unknown) => string | undefined;
   callTimeoutMs?: number;
   enrichers?: ResultEnricher[];
   discovery?: DiscoveryGate;
@@ -69,7 +68,6 @@ export function createSession(options: SessionOptions): RuntimeSession {
     audit,
     analyze: options.analyze,
     grant: options.grant,
-    onDenied: options.onDenied,
     callTimeoutMs: options.callTimeoutMs,
     enrichers: options.enrichers,
     discovery: options.discovery,

@@ -58,6 +58,11 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     mode === "dontAsk"
       ? finish(result, "deny", `${reason} (dontAsk mode turns every ask into a denial)`, matched)
       : finish(result, "ask", reason, matched);
+  const hardAsk = (reason: string, matched: Hit[] = []) => {
+    const decided = ask(reason, matched);
+    if (decided.decision === "ask") decided.hardAsk = true;
+    return decided;
+  };
 
   if (denies.length > 0) {
     result.overridden = [...asks, ...allows].map((h) => h.rule.meta);
@@ -68,18 +73,18 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   }
   if (asks.length > 0) {
     result.overridden = allows.map((h) => h.rule.meta);
-    return ask(ruleReason(asks[0]!.rule, allows[0]?.rule), asks);
+    return hardAsk(ruleReason(asks[0]!.rule, allows[0]?.rule), asks);
   }
-  if (request.requiresUserInteraction) return ask(`${request.tool} needs a person to answer it`);
+  if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
   const catastrophic = catastrophicOf(request);
-  if (catastrophic.length > 0) return ask(`never run without asking: ${catastrophic.join("; ")}`);
+  if (catastrophic.length > 0) return hardAsk(`never run without asking: ${catastrophic.join("; ")}`);
 
   const writes = request.paths.filter((p) => p.access === "write");
   const protectedWrite = writes.find((p) =>
     isProtectedPath(p.path) || (p.target && isProtectedPath(p.target))
   );
   if (mode !== "bypassPermissions" && protectedWrite) {
-    return ask(`${protectedWrite.path} is a protected path: writes to it always ask`);
+    return hardAsk(`${protectedWrite.path} is a protected path: writes to it always ask`);
   }
   if (mode === "plan" && !request.readOnly) {
     return finish(
@@ -101,7 +106,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     const why = bash.checks.length > 0
       ? bash.checks.map((c) => c.message).join("; ")
       : `the command could not be analysed (${bash.parse})`;
-    return ask(`${why}: allow rules cannot approve this command`);
+    return hardAsk(`${why}: allow rules cannot approve this command`);
   }
 
   const workspace = [request.cwd, ...request.additionalDirs];

@@ -14,7 +14,7 @@ export { FileProblem } from "./json-position.ts";
 export { type LoadOptions, loadPolicy, type LoadResult } from "./load.ts";
 export { Policy } from "./policy.ts";
 export { formatTestReport, runPolicyTests, type TestOutcome } from "./policy-tests.ts";
-export { buildRequest, type CallDescription, factsFromTool } from "./request.ts";
+export { buildRequest, type CallDescription, factsFromTool, toolFacts } from "./request.ts";
 export { policyJsonSchema } from "./schema.ts";
 export { addGrant, grantForSession, readGrants } from "./session-grants.ts";
 export { isTrusted, setTrust } from "./trust.ts";

@@ -71,9 +71,24 @@ export function compilePolicyText(file: string, text: string, context: FileConte
     rules.push(...compileRuleSpec(doc, rule, index, context, errors, warnings));
   });
   const testLines = spec.tests.map((_, i) => doc.problemAt(["tests", i], "").line);
+  if (spec.hooks && !context.trusted) {
+    warnings.push(
+      doc.problemAt(["hooks"], "hooks of an untrusted workspace do not run; trust it with `toolrt trust`", {
+        atKey: true,
+      }),
+    );
+  }
   if (errors.length > 0) return { errors, warnings, spec };
+  const hooks = context.trusted ? spec.hooks : undefined;
   return {
-    loaded: { source: context.source, file, rules, tests: spec.tests, testLines },
+    loaded: {
+      source: context.source,
+      file,
+      rules,
+      tests: spec.tests,
+      testLines,
+      ...(hooks ? { hooks } : {}),
+    },
     spec,
     errors,
     warnings,
@@ -169,7 +184,7 @@ function where(path: JsonPath): string {
 function expectedFields(path: JsonPath): string {
   const kind = path[0] === "rules" ? "rules" : path[0] === "tests" ? "tests" : "top";
   const fields = {
-    top: "$schema, description, lock, disableBypassPermissions, claudeSettings, rules, tests",
+    top: "$schema, description, lock, disableBypassPermissions, claudeSettings, hooks, rules, tests",
     rules: "id, effect, match, tool, when, reason, description",
     tests: "name, tool, input, expect, mode, readOnly, agent",
   }[kind];

@@ -1,5 +1,6 @@
 /** A loaded, compiled policy: every rule of every source, indexed by tool name for fast decisions. */
 import type { CompiledRule } from "./compile-rule.ts";
+import type { HooksConfig } from "./hooks-schema.ts";
 import type { PolicyTestSpec } from "./schema.ts";
 import type { SourceName } from "./types.ts";
 
@@ -11,6 +12,8 @@ export interface LoadedFile {
   tests: PolicyTestSpec[];
   /** Where the file's tests sit, for messages: `tests[i]` → line. */
   testLines: number[];
+  /** Hooks the file configures (only from trusted sources). */
+  hooks?: HooksConfig;
 }
 
 export interface PolicyState {
@@ -74,6 +77,39 @@ export class Policy {
         this.byName.set(name, list);
       }
     }
+  }
+
+  /**
+   * Deny rules that cover whole tools (no specifier, input test or condition): the pool removes
+   * those tools before the model sees them.
+   */
+  blanketDenies(): { rule: string; source: string; covers: (toolName: string) => boolean }[] {
+    return this.rules
+      .filter((r) => r.meta.effect === "deny" && r.scope === "call" && !r.inputTest && !r.when)
+      .map((r) => ({
+        rule: r.meta.rule,
+        source: r.meta.file ? `${r.meta.source} (${r.meta.file})` : r.meta.source,
+        covers: (name: string) => r.coversTool(name) && (r.toolFilter?.(name) ?? true),
+      }));
+  }
+
+  /** Every file's hooks in source order (managed first): all of them run, as in Claude Code. */
+  hooks(): HooksConfig {
+    const merged: HooksConfig = {};
+    for (const source of SOURCE_ORDER) {
+      for (const file of this.state.files) {
+        if (file.source !== source || !file.hooks) continue;
+        for (
+          const [event, groups] of Object.entries(file.hooks) as [
+            keyof HooksConfig,
+            HooksConfig[keyof HooksConfig],
+          ][]
+        ) {
+          merged[event] = [...(merged[event] ?? []), ...(groups ?? [])];
+        }
+      }
+    }
+    return merged;
   }
 
   /** Call- and command-scoped rules covering this tool, in source order. */

@@ -6,7 +6,7 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { BashAnalysis } from "../bash/types.ts";
-import type { AnyTool, PermissionMode, ToolContext } from "../tool/types.ts";
+import type { AnyTool, PermissionMode, PermissionResult, ToolContext } from "../tool/types.ts";
 import { EDIT_TOOLS, READ_TOOLS } from "./modes.ts";
 import { isInside } from "./path-glob.ts";
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
@@ -71,14 +71,20 @@ export function buildRequest(
   };
 }
 
-/** What a Tool object says about this input: the facts the pipeline passes to `buildRequest`. */
+/** What a Tool object says about this input: the facts `check` and the pipeline pass to `buildRequest`. */
 export async function factsFromTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolFacts> {
+  return toolFacts(tool, input, ctx, await tool.checkPermissions(input, ctx));
+}
+
+/** The same facts when the tool's permission answer is already known (the pipeline asked it). */
+export function toolFacts(
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolContext,
+  permission: PermissionResult,
+): ToolFacts {
   const path = tool.getPath?.(input, ctx);
-  return {
-    readOnly: tool.isReadOnly(input),
-    ...(path ? { paths: [path] } : {}),
-    permission: await tool.checkPermissions(input, ctx),
-  };
+  return { readOnly: tool.isReadOnly(input), ...(path ? { paths: [path] } : {}), permission };
 }
 
 function bashPaths(analysis: BashAnalysis | undefined): Omit<PathAccess, "target">[] {

@@ -1,5 +1,6 @@
 /** The policy file format. `toolrt policy schema` prints its JSON Schema. */
 import { z } from "zod";
+import { hooksConfigSchema } from "./hooks-schema.ts";
 import { PERMISSION_MODES } from "./modes.ts";
 
 const effect = z.enum(["allow", "ask", "deny"]);
@@ -41,6 +42,9 @@ export const policyFileSchema = z.strictObject({
     "Managed policy only: bypassPermissions mode acts as default mode",
   ),
   claudeSettings: z.boolean().optional().describe("Also read permission rules from Claude Code settings"),
+  hooks: hooksConfigSchema.optional().describe(
+    "Claude Code-style hooks (PreToolUse, PostToolUse, PostToolUseFailure); project and local files need trust",
+  ),
   rules: z.array(policyRuleSchema).default([]),
   tests: z.array(policyTestSchema).default([]),
 });

@@ -81,4 +81,10 @@ export interface Decision {
   overridden: MatchedRule[];
   /** Allow rules that matched but were ignored because the workspace is not trusted. */
   untrusted: MatchedRule[];
+  /**
+   * An ask only a person may answer: an explicit ask rule, a security check, a catastrophic
+   * command, a protected path or a tool that needs user interaction. A PreToolUse hook's "allow"
+   * skips other asks, never these.
+   */
+  hardAsk?: true;
 }

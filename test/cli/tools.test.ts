@@ -51,6 +51,6 @@ describe("toolrt tools", () => {
   test("a blanket deny removes the tool before the model sees it; human output says why", () => {
     expect(toolsJson("--deny", "Write").map((t) => t.name)).not.toContain("Write");
     const human = runCli(["--deny", "Write", "tools"]);
-    expect(human.stdout).toContain("hidden: Write (denied by Write from cli)");
+    expect(human.stdout).toContain("hidden: Write (denied by Write from cli");
   });
 });

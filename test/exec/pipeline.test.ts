@@ -5,7 +5,7 @@ import { z } from "zod";
 import { AuditLog } from "../../src/audit/log.ts";
 import { verifyAuditLog } from "../../src/audit/verify.ts";
 import { executeToolCall, type PipelineDeps } from "../../src/exec/pipeline.ts";
-import { type Policy, toolOnlyPolicy } from "../../src/exec/permission.ts";
+import { type Policy, type PolicyVerdict, toolOnlyPolicy } from "../../src/exec/permission.ts";
 import type { HooksConfig } from "../../src/exec/hooks/config.ts";
 import { ToolPool } from "../../src/pool/tool-pool.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
@@ -95,6 +95,17 @@ function setup(
   };
   return { ctx, deps };
 }
+
+/** A policy that always answers the same, as an explicit rule would. */
+const fixedPolicy =
+  (decision: "ask" | "deny", reason: string, extra: Partial<PolicyVerdict> = {}): Policy => () => ({
+    decision,
+    reason,
+    hookMayAllow: false,
+    warnings: [],
+    suggestions: [],
+    ...extra,
+  });
 
 const text = (outcome: { content: { type: string; text?: string }[] }) =>
   outcome.content.map((b) => b.text ?? "").join("\n");
@@ -207,7 +218,8 @@ describe("permission", () => {
     expect(asked).toBe(false);
   });
   test("denial guidance from denial tracking rides along", async () => {
-    const { ctx, deps } = setup({ onDenied: () => "Try a different approach." });
+    const policy = fixedPolicy("deny", "no", { guidance: "Try a different approach." });
+    const { ctx, deps } = setup({ policy });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
     expect(text(out)).toContain("Try a different approach.");
   });
@@ -323,13 +335,7 @@ describe("hooks", () => {
     writeFileSync(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
     return path;
   };
-  const fixedPolicy = (decision: "ask" | "deny", reason: string): Policy => () => ({
-    decision,
-    reason,
-    hookMayAllow: false,
-    warnings: [],
-    suggestions: [],
-  });
+
   const pre = (command: string, matcher = "Writer"): HooksConfig => ({
     PreToolUse: [{ matcher, hooks: [{ type: "command", command }] }],
   });

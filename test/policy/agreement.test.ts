@@ -8,6 +8,9 @@ import { checkCall } from "../../src/cli/check.ts";
 import type { GlobalOptions } from "../../src/cli/globals.ts";
 import { decide } from "../../src/policy/decide.ts";
 import { buildRequest, factsFromTool } from "../../src/policy/request.ts";
+import { executeToolCall } from "../../src/exec/pipeline.ts";
+import { rulesPolicy } from "../../src/exec/rules-policy.ts";
+import { ToolPool } from "../../src/pool/tool-pool.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import type { AnyTool, ToolContext } from "../../src/tool/types.ts";
 import { rules, runToolrt, sandbox } from "./helpers.ts";
@@ -85,6 +88,14 @@ describe("check and execution agree", () => {
     session: { readFiles: new Map(), todos: [] },
     agent: { depth: 0 },
   };
+  const pool = new ToolPool(
+    corpus.map(([tool]) => tool).filter((t, i, all) => all.indexOf(t) === i).map(toolFor),
+    {
+      mode: "default",
+      denyRules: [],
+    },
+  );
+  const deps = { pool, policy: rulesPolicy(loaded.policy), hooks: {}, sessionId: "agreement" };
   for (const [tool, input] of corpus) {
     test(`${tool} ${JSON.stringify(input)}`, async () => {
       const viaCheck = await checkCall(tool, input, loaded.policy, globals, {});
@@ -95,6 +106,13 @@ describe("check and execution agree", () => {
       );
       expect(viaExecution.decision).toBe(viaCheck.decision);
       expect(viaExecution.matched).toEqual(viaCheck.matched);
+
+      // And through the real pipeline: an ask reaches the asker, a deny never runs the tool.
+      let asked = false;
+      const outcome = await executeToolCall({ id: "t", name: tool, input }, ctx, deps, {
+        ask: async () => ((asked = true), { behavior: "deny" }),
+      });
+      expect(asked ? "ask" : outcome.decision).toBe(viaCheck.decision);
     });
   }
 
