@@ -7,6 +7,8 @@ import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
 import { exitCodeFor } from "./errors.ts";
 import { addGlobalOptions } from "./globals.ts";
+import { register as registerMcp } from "./mcp.ts";
+import { register as registerServe } from "./serve.ts";
 import { register as registerTools } from "./tools.ts";
 
 export function buildProgram(): Command {
@@ -19,7 +21,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   addGlobalOptions(program);
-  for (const register of [registerTools]) register(program);
+  for (const register of [registerTools, registerServe, registerMcp]) register(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

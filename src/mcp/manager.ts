@@ -6,6 +6,7 @@
  */
 import type { ReadResourceResult, Resource } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolPool } from "../pool/tool-pool.ts";
+import type { McpResourceSource } from "../tools/mcp-resources/source.ts";
 import type { AnyTool } from "../tool/types.ts";
 import { buildMcpBridgeTool, type McpToolDefinition } from "./bridge-tool.ts";
 import { describeServerConfig, expandServerConfig, type McpTransportType } from "./config.ts";
@@ -35,7 +36,7 @@ export function sourceIdOf(server: string): string {
   return `mcp:${server}`;
 }
 
-export class McpManager {
+export class McpManager implements McpResourceSource {
   readonly #entries = new Map<string, McpServerEntry>();
   readonly #connections = new Map<string, McpConnection>();
   #pool: PoolSink | undefined;
@@ -104,6 +105,10 @@ export class McpManager {
       return resources.map((r) => ({ ...r, server: name }));
     }));
     return lists.flat();
+  }
+
+  hasResourceServers(): boolean {
+    return [...this.#connections.values()].some((c) => c.status === "connected" && c.snapshot().hasResources);
   }
 
   readResource(server: string, uri: string): Promise<ReadResourceResult> {
