@@ -181,18 +181,15 @@ export class McpConnection {
 
   async listResources(): Promise<Resource[]> {
     const client = await this.#connectedClient();
-    const resources: Resource[] = [];
-    let cursor: string | undefined;
-    do {
+    const options = { timeout: this.#options.callTimeoutMs };
+    return allPages(async (params) => {
       const page = await client.request(
-        { method: "resources/list", params: cursor ? { cursor } : {} },
+        { method: "resources/list", params },
         ListResourcesResultSchema,
-        { timeout: this.#options.callTimeoutMs },
+        options,
       );
-      resources.push(...page.resources);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return resources;
+      return [page.resources, page.nextCursor];
+    });
   }
 
   async readResource(uri: string): Promise<ReadResourceResult> {
@@ -388,17 +385,11 @@ export class McpConnection {
   /** Lists tools page by page, skipping (and reporting) the ones that are not valid definitions. */
   async #listTools(client: Client): Promise<McpToolDefinition[]> {
     if (!client.getServerCapabilities()?.tools) return [];
-    const raw: unknown[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.request(
-        { method: "tools/list", params: cursor ? { cursor } : {} },
-        LenientToolList,
-        { timeout: this.#options.connectTimeoutMs },
-      );
-      raw.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
+    const options = { timeout: this.#options.connectTimeoutMs };
+    const raw = await allPages(async (params) => {
+      const page = await client.request({ method: "tools/list", params }, LenientToolList, options);
+      return [page.tools, page.nextCursor];
+    });
 
     const valid: McpToolDefinition[] = [];
     for (const candidate of raw) {
@@ -431,4 +422,18 @@ export class McpConnection {
   #note(problem: string): void {
     this.#problems = [...this.#problems, problem].slice(-MAX_PROBLEMS);
   }
+}
+
+/** Follows `nextCursor` until the last page of a paginated MCP list. */
+async function allPages<T>(
+  fetchPage: (params: { cursor?: string }) => Promise<[T[], string | undefined]>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const [page, next] = await fetchPage(cursor ? { cursor } : {});
+    items.push(...page);
+    cursor = next;
+  } while (cursor);
+  return items;
 }
