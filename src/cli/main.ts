@@ -9,10 +9,12 @@ import { exitCodeFor } from "./errors.ts";
 import { addGlobalOptions } from "./globals.ts";
 import { register as registerAudit } from "./audit.ts";
 import { register as registerCheck } from "./check.ts";
+import { register as registerMcp } from "./mcp.ts";
 import { register as registerPolicy } from "./policy.ts";
 import { register as registerRun } from "./run.ts";
 import { register as registerSandbox } from "./sandbox.ts";
 import { register as registerSearch } from "./search.ts";
+import { register as registerServe } from "./serve.ts";
 import { register as registerTools } from "./tools.ts";
 import { register as registerTrust } from "./trust.ts";
 
@@ -35,6 +37,8 @@ export function buildProgram(): Command {
     registerCheck,
     registerPolicy,
     registerTrust,
+    registerServe,
+    registerMcp,
   ];
   for (const register of commands) register(program);
   for (const command of program.commands) command.exitOverride();
