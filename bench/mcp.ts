@@ -11,20 +11,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpManager } from "../src/mcp/manager.ts";
 import { createServeServer, serveHttp } from "../src/mcp/serve.ts";
-import { createStandinSession } from "../src/mcp/standin-session.ts";
 import { ToolPool } from "../src/pool/tool-pool.ts";
 import { fakeTool } from "../test/helpers/fake-tools.ts";
+import { policySession } from "../test/helpers/policy-session.ts";
 import { entry, HttpFixture, stdioConfig } from "../test/mcp/fixtures.ts";
 import { report, round, summarize, timeRuns } from "./lib.ts";
 
 const CALLS = 300;
-const session = (pool: ToolPool) =>
-  createStandinSession(pool, {
-    cwd: process.cwd(),
-    stateDir: "/nonexistent",
-    mode: "default",
-    rules: { allow: ["Echo", "mcp__wb"], ask: [], deny: [] },
-  });
+const session = (pool: ToolPool) => policySession(pool, { allow: ["Echo", "mcp__wb"] });
 
 function figure(name: string, samples: number[], extra: Record<string, number | string> = {}) {
   const s = summarize(samples);

@@ -6,7 +6,7 @@ import { lookupTool } from "../exec/lookup.ts";
 import type { AskAnswer, Asker, AskRequest, CallOutcome } from "../exec/types.ts";
 import { UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
-import { openSession } from "./runtime.ts";
+import { openRuntime } from "./runtime.ts";
 
 export function register(program: Command): void {
   program
@@ -25,7 +25,7 @@ export function register(program: Command): void {
       ) => {
         const globals = globalsOf(command);
         const input = parseInput(inputText);
-        const session = openSession(globals, "cli");
+        const { session } = await openRuntime(globals, "cli");
         try {
           const found = lookupTool(session.pool.current, toolName);
           if (!found.ok) throw new UsageError(found.message.replace(/^Error: /, ""));

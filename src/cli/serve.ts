@@ -2,13 +2,9 @@
 import type { Command } from "commander";
 import { isLoopback } from "../mcp/http-endpoint.ts";
 import { serveHttp, serveStdio } from "../mcp/serve.ts";
-import { createStandinSession } from "../mcp/standin-session.ts";
-import { getAllBaseTools } from "../pool/base-tools.ts";
-import { ToolPool } from "../pool/tool-pool.ts";
-import { mcpResourceTools } from "../tools/mcp-resources/index.ts";
 import { UsageError } from "./errors.ts";
-import { globalsOf, permissionModeOf, poolModeOf } from "./globals.ts";
-import { openMcp } from "./mcp.ts";
+import { globalsOf } from "./globals.ts";
+import { openRuntime } from "./runtime.ts";
 
 interface ServeOptions {
   http?: string;
@@ -36,25 +32,9 @@ export function register(program: Command): void {
         }
       }
 
-      const manager = openMcp(globals);
-      const pool = new ToolPool([...getAllBaseTools(), ...mcpResourceTools(manager)], {
-        mode: poolModeOf(globals.mode),
-        denyRules: globals.deny.map((rule) => ({ rule, source: "cli" })),
-      });
-      manager.attach(pool);
       // One-shot clients list tools right after initializing, so MCP servers connect first.
-      await manager.connectAll();
-      // TODO(lead): replace with the pipeline's createSession once it lands.
-      const session = createStandinSession(pool, {
-        cwd: globals.cwd,
-        stateDir: globals.stateDir,
-        mode: permissionModeOf(globals.mode),
-        rules: { allow: globals.allow, ask: globals.ask, deny: globals.deny },
-      });
-      const shutdown = async () => {
-        await session.close();
-        await manager.close();
-      };
+      const { session } = await openRuntime(globals, "mcp-client", { searchResultStyle: "tool_reference" });
+      const shutdown = () => session.close();
 
       if (!listen) {
         await serveStdio(session);

@@ -3,7 +3,7 @@ import { styleText } from "node:util";
 import type { Command } from "commander";
 import { describeTool, type ToolDescription } from "../pool/describe.ts";
 import { globalsOf } from "./globals.ts";
-import { buildRuntimePool, loadForCli } from "./runtime.ts";
+import { openRuntime } from "./runtime.ts";
 
 export function register(program: Command): void {
   program
@@ -11,9 +11,10 @@ export function register(program: Command): void {
     .description("list the tools a model would get, in order")
     .option("--json", "machine-readable output")
     .option("--all", "include deferred tools")
-    .action((opts: { json?: boolean; all?: boolean }, command: Command) => {
+    .action(async (opts: { json?: boolean; all?: boolean }, command: Command) => {
       const globals = globalsOf(command);
-      const { pool } = buildRuntimePool(globals, loadForCli(globals));
+      const { pool, session } = await openRuntime(globals, "cli");
+      await session.close();
       const listed = pool.current.tools.map((tool) => describeTool(tool)).filter((t) =>
         opts.all || !t.deferred
       );

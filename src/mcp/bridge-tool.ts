@@ -1,21 +1,9 @@
-/**
- * An MCP tool definition as a Tool. Scoped to the bridge until `src/mcp/definition-tool.ts`
- * (the shared builder from a definition plus an injected `call`) replaces it; the manager only
- * ever calls `buildMcpBridgeTool`, so the swap is one import.
- */
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
-import { buildTool } from "../tool/build-tool.ts";
+/** MCP tools of a live connection: the shared definition builder with the client's output shape. */
 import type { ContentBlock } from "../tool/messages.ts";
-import type { AnyTool, JsonSchema, SourceHints, ToolContext, ToolResult } from "../tool/types.ts";
-import { mcpToolName } from "./names.ts";
+import type { AnyTool, ToolContext, ToolResult } from "../tool/types.ts";
+import { buildMcpDefinitionTool, type McpToolDefinition } from "./definition-tool.ts";
 
-export interface McpToolDefinition {
-  name: string;
-  description?: string;
-  inputSchema: JsonSchema;
-  annotations?: ToolAnnotations;
-}
+export type { McpToolDefinition };
 
 export interface McpToolOutput {
   content: ContentBlock[];
@@ -39,35 +27,10 @@ export function buildMcpBridgeTool(
   call: McpToolCall,
   options: BridgeOptions = {},
 ): AnyTool {
-  const description = definition.description ?? "";
-  const hints = hintsOf(definition.annotations);
-  return buildTool<Record<string, unknown>, McpToolOutput>({
-    name: mcpToolName(server, definition.name),
-    description,
-    prompt: () => description,
-    origin: { kind: "mcp", server, originalName: definition.name, ...(hints ? { hints } : {}) },
-    // Arguments are checked by the server against its own schema.
-    inputSchema: z.record(z.string(), z.unknown()),
-    inputJSONSchema: () => definition.inputSchema,
-    call,
-    toContent: (output) => output.content,
-    shouldDefer: true,
+  return buildMcpDefinitionTool<McpToolOutput>(server, definition, call, {
     alwaysLoad: options.alwaysLoad === true,
-    render: { result: (output) => textOf(output.content) },
+    toContent: (output) => output.content,
+    renderResult: (output) =>
+      output.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("\n"),
   });
-}
-
-/** MCP annotations kept as claims; they never make the tool read-only or allowed. */
-export function hintsOf(annotations: ToolAnnotations | undefined): SourceHints | undefined {
-  if (!annotations) return undefined;
-  const hints: SourceHints = {};
-  if (annotations.readOnlyHint !== undefined) hints.readOnly = annotations.readOnlyHint;
-  if (annotations.destructiveHint !== undefined) hints.destructive = annotations.destructiveHint;
-  if (annotations.idempotentHint !== undefined) hints.idempotent = annotations.idempotentHint;
-  if (annotations.openWorldHint !== undefined) hints.openWorld = annotations.openWorldHint;
-  return Object.keys(hints).length > 0 ? hints : undefined;
-}
-
-function textOf(content: readonly ContentBlock[]): string {
-  return content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("\n");
 }

@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import { McpApprovals } from "./approvals.ts";
 import { McpConfigError, type McpServerConfig, parseServersObject } from "./config.ts";
-import { normalizeNamePart } from "./names.ts";
+import { normalizeNamePart } from "./definition-tool.ts";
 
 export type McpScope = "managed" | "flag" | "project" | "user";
 

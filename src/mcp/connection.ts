@@ -28,7 +28,8 @@ import type { McpToolDefinition, McpToolOutput } from "./bridge-tool.ts";
 import type { McpServerConfig } from "./config.ts";
 import { mcpResultToContent } from "./content.ts";
 import { classifyFault, errorMessage, type FaultKind, withTimeout } from "./errors.ts";
-import { dedupeByNormalizedName, normalizeNamePart } from "./names.ts";
+import { normalizeNamePart } from "./definition-tool.ts";
+import { dedupeByNormalizedName } from "./names.ts";
 import { type OpenedTransport, openTransport } from "./transport.ts";
 import { textBlock } from "../tool/messages.ts";
 

@@ -1,17 +1,4 @@
-/**
- * MCP tool names as the model sees them: `mcp__<server>__<tool>`, each part reduced to the
- * characters provider APIs accept (`[A-Za-z0-9_-]`).
- */
-
-/** Replaces every character outside `[A-Za-z0-9_-]` with `_`. */
-export function normalizeNamePart(name: string): string {
-  return name.replace(/[^A-Za-z0-9_-]/g, "_");
-}
-
-/** `mcp__github__get_issue` from server `github` and tool `get.issue`. */
-export function mcpToolName(server: string, tool: string): string {
-  return `mcp__${normalizeNamePart(server)}__${normalizeNamePart(tool)}`;
-}
+/** Name collisions between MCP servers or tools whose names normalise to the same string. */
 
 export interface NameCollision {
   /** The name both wanted. */

@@ -18,7 +18,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../../package.json" with { type: "json" };
 import type { AskAnswer, Asker, Session } from "../exec/types.ts";
-import { describeTool, isDeferred } from "../pool/describe.ts";
+import { decideDeferral } from "../pool/deferral.ts";
+import { describeTool } from "../pool/describe.ts";
 import type { ContentBlock } from "../tool/messages.ts";
 import type { AnyTool } from "../tool/types.ts";
 import { startHttpEndpoint } from "./http-endpoint.ts";
@@ -79,7 +80,7 @@ export function createServeServer(session: Session): Server {
  */
 export function listedTools(tools: readonly AnyTool[], discovered: ReadonlySet<string>): AnyTool[] {
   if (!tools.some((t) => t.name === TOOL_SEARCH_NAME)) return [...tools];
-  return tools.filter((t) => !isDeferred(t) || discovered.has(t.name));
+  return tools.filter((t) => !decideDeferral(t).deferred || discovered.has(t.name));
 }
 
 export function toMcpTool(tool: AnyTool): McpTool {

@@ -80,7 +80,7 @@ describe("toolrt mcp approve", () => {
 });
 
 describe("toolrt serve", () => {
-  test("over stdio: a bridged MCP tool served back, allowed by rule; another one asks and is denied", async () => {
+  test("over stdio: deferred MCP tools are found through ToolSearch, then served; allowed by rule, or denied", async () => {
     const client = new Client({ name: "test", version: "1" });
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -99,9 +99,16 @@ describe("toolrt serve", () => {
     });
     await client.connect(transport);
     try {
+      const before = (await client.listTools()).tools.map((t) => t.name);
+      expect(before).toContain("ToolSearch");
+      expect(before).not.toContain("mcp__wb__echo");
+      const found = await client.callTool({
+        name: "ToolSearch",
+        arguments: { query: "select:mcp__wb__echo,mcp__wb__add", max_results: 5 },
+      }) as CallToolResult;
+      expect(JSON.stringify(found.content)).toContain("mcp__wb__echo");
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toContain("mcp__wb__echo");
-      expect(names).toContain("ReadMcpResource");
       const echoed = await client.callTool({
         name: "mcp__wb__echo",
         arguments: { text: "hi" },
@@ -113,7 +120,7 @@ describe("toolrt serve", () => {
         arguments: { a: 1, b: 2 },
       }) as CallToolResult;
       expect(added.isError).toBe(true);
-      expect(JSON.stringify(added.content)).toContain("The rule mcp__wb__add would allow it");
+      expect(JSON.stringify(added.content)).toContain("add an allow rule such as `mcp__wb__add`");
     } finally {
       await client.close();
     }

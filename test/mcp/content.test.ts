@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { buildMcpBridgeTool } from "../../src/mcp/bridge-tool.ts";
 import { MAX_IMAGE_BYTES, mcpResultToContent } from "../../src/mcp/content.ts";
-import { mcpToolName } from "../../src/mcp/names.ts";
+import { mcpToolName } from "../../src/mcp/definition-tool.ts";
 import { describeTool } from "../../src/pool/describe.ts";
 
 describe("MCP results as content", () => {

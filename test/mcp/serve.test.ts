@@ -15,11 +15,10 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { createServeServer, serveHttp } from "../../src/mcp/serve.ts";
-import { createStandinSession, type StandinRules } from "../../src/mcp/standin-session.ts";
-import { ToolPool } from "../../src/pool/tool-pool.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import type { AnyTool } from "../../src/tool/types.ts";
 import { fakeTool, mcpTool } from "../helpers/fake-tools.ts";
+import { type CliRules, policySession } from "../helpers/policy-session.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -36,18 +35,7 @@ const toolSearchMock = buildTool<{ query: string }, string[]>({
   isReadOnly: () => true,
 });
 
-function sessionWith(tools: AnyTool[], rules: Partial<StandinRules> = {}) {
-  const pool = new ToolPool(tools, {
-    mode: "default",
-    denyRules: (rules.deny ?? []).map((rule) => ({ rule, source: "cli" })),
-  });
-  return createStandinSession(pool, {
-    cwd: process.cwd(),
-    stateDir: "/nonexistent",
-    mode: "default",
-    rules: { allow: rules.allow ?? [], ask: rules.ask ?? [], deny: rules.deny ?? [] },
-  });
-}
+const sessionWith = (tools: AnyTool[], rules: CliRules = {}) => policySession(tools, rules);
 
 async function clientFor(
   session: ReturnType<typeof sessionWith>,
@@ -104,8 +92,8 @@ describe("toolrt serve", () => {
     const client = await clientFor(sessionWith(standardTools()));
     const result = await client.callTool({ name: "Change", arguments: { value: "x" } });
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain("Permission to use Change denied");
-    expect(text(result)).toContain("The rule Change would allow it");
+    expect(text(result)).toContain("Permission needed and nobody can answer");
+    expect(text(result)).toContain("add an allow rule such as `Change`");
   });
 
   test("a blanket-denied tool cannot be called at all", async () => {
