@@ -1,0 +1,64 @@
+/**
+ * Spawn overhead of the Bash tool: `true` through `bashTool.call()` against `Bun.spawn` of the same
+ * `bash --noprofile --norc -c true` with piped output read to the end. Medians of 200 runs each,
+ * interleaved so both see the same machine load.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bashLaunch } from "../src/exec/processes/launch.ts";
+import type { ToolContext } from "../src/tool/types.ts";
+import { bashTool } from "../src/tools/bash/tool.ts";
+import { report, round, summarize } from "./lib.ts";
+
+const RUNS = 200;
+const root = mkdtempSync(join(tmpdir(), "toolrt-bench-bash-"));
+const ctx: ToolContext = {
+  cwd: root,
+  additionalDirs: [],
+  stateDir: join(root, ".state"),
+  mode: "default",
+  invokedBy: "cli",
+  abortSignal: new AbortController().signal,
+  session: { readFiles: new Map(), todos: [] },
+  agent: { depth: 0 },
+};
+const launch = bashLaunch("true", root);
+
+async function direct(): Promise<void> {
+  const child = Bun.spawn(launch.argv, { cwd: root, env: launch.env, stdout: "pipe", stderr: "pipe" });
+  await Promise.all([child.stdout.text(), child.stderr.text(), child.exited]);
+}
+
+async function throughTool(): Promise<void> {
+  const { data } = await bashTool.call({ command: "true" }, ctx, () => {});
+  if (data.exitCode !== 0) throw new Error(`true exited ${data.exitCode}`);
+}
+
+const samples = { direct: [] as number[], tool: [] as number[] };
+for (let i = 0; i < RUNS + 10; i++) {
+  for (const [name, fn] of [["direct", direct], ["tool", throughTool]] as const) {
+    const start = Bun.nanoseconds();
+    await fn();
+    if (i >= 10) samples[name].push((Bun.nanoseconds() - start) / 1e6);
+  }
+}
+rmSync(root, { recursive: true, force: true });
+
+const direct_ = summarize(samples.direct);
+const tool = summarize(samples.tool);
+const figures = (s: typeof tool) => ({
+  median_ms: round(s.median),
+  p99_ms: round(s.p99),
+  min_ms: round(s.min),
+  n: s.n,
+});
+report("bash-tool.bun_spawn_true", {
+  command: "Bun.spawn(bash --noprofile --norc -c true)",
+  ...figures(direct_),
+});
+report("bash-tool.call_true", { command: "bashTool.call({command: 'true'})", ...figures(tool) });
+report("bash-tool.overhead", {
+  median_ms: round(tool.median - direct_.median),
+  ratio: round(tool.median / direct_.median),
+});

@@ -1,0 +1,65 @@
+/**
+ * What gets spawned: argv, environment and working directory, built as plain data so that one seam
+ * (a `LaunchWrapper`, e.g. the sandbox) can rewrite it before anything runs.
+ */
+
+export interface Launch {
+  argv: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export interface WrappedLaunch extends Launch {
+  /** Runs once the process has ended (e.g. removes a sandbox profile file). */
+  cleanup?: () => void | Promise<void>;
+}
+
+export interface LaunchRequest {
+  /** The model asked to run outside the sandbox (`dangerouslyDisableSandbox`); policy decided it may. */
+  unsandboxed: boolean;
+}
+
+/** Transforms a launch before spawning. The sandbox plugs in here; the default passes it through. */
+export type LaunchWrapper = (
+  launch: Launch,
+  request: LaunchRequest,
+) => WrappedLaunch | Promise<WrappedLaunch>;
+
+export const passThrough: LaunchWrapper = (launch) => launch;
+
+export type TerminalMode = "pipes" | "tty";
+
+/**
+ * `bash -c command`, non-login and without rc files: the same command gives the same result
+ * whatever the user's shell start-up files do.
+ */
+export function bashLaunch(command: string, cwd: string, mode: TerminalMode = "pipes"): Launch {
+  return { argv: [bashPath(), "--noprofile", "--norc", "-c", command], env: stableEnvironment(mode), cwd };
+}
+
+/**
+ * The parent's environment minus what would make runs differ or hang: variables bash sources as
+ * start-up files, exported functions, pagers and credential prompts that wait for a person.
+ */
+export function stableEnvironment(
+  mode: TerminalMode,
+  base: Record<string, string | undefined> = process.env,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(base)) {
+    if (value === undefined || key === "BASH_ENV" || key === "ENV" || key.startsWith("BASH_FUNC_")) continue;
+    env[key] = value;
+  }
+  env.PAGER = "cat";
+  env.GIT_PAGER = "cat";
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.TERM = mode === "tty" ? "xterm-256color" : "dumb";
+  env.TOOLRT = "1";
+  return env;
+}
+
+let cachedBash: string | undefined;
+
+function bashPath(): string {
+  return (cachedBash ??= Bun.which("bash") ?? "/bin/bash");
+}

@@ -1,0 +1,36 @@
+/** Starting a shell command for a tool call: the launch, the one wrapper seam, the log in the state dir. */
+import { bashLaunch, type LaunchWrapper } from "./launch.ts";
+import { type InputMode, ManagedProcess, type OutputListener } from "./managed-process.ts";
+import { newTaskId, type TaskKind, taskLogPath } from "./task-registry.ts";
+
+export interface CommandStart {
+  command: string;
+  cwd: string;
+  stateDir: string;
+  kind: TaskKind;
+  input: InputMode;
+  /** The caller asked to run outside the sandbox (and policy let it). */
+  unsandboxed: boolean;
+  wrapLaunch: LaunchWrapper;
+  capture: { headBytes: number; tailBytes: number };
+  killGraceMs?: number;
+  onOutput?: OutputListener;
+}
+
+/** Spawns `bash -c command` through the wrapper; the id names the task and its log file. */
+export async function startCommand(start: CommandStart): Promise<{ id: string; process: ManagedProcess }> {
+  const id = newTaskId(start.kind);
+  const mode = start.input === "tty" ? "tty" : "pipes";
+  const launch = await start.wrapLaunch(bashLaunch(start.command, start.cwd, mode), {
+    unsandboxed: start.unsandboxed,
+  });
+  const child = ManagedProcess.start(start.command, {
+    launch,
+    logPath: taskLogPath(start.stateDir, id),
+    input: start.input,
+    capture: start.capture,
+    killGraceMs: start.killGraceMs,
+    onOutput: start.onOutput,
+  });
+  return { id, process: child };
+}

@@ -1,0 +1,68 @@
+/** Shared by the process and process-tool tests: a throwaway tool context and process-group probes. */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { taskRegistryFor } from "../../../src/exec/processes/task-registry.ts";
+import type { ToolContext } from "../../../src/tool/types.ts";
+
+export interface TestContext extends ToolContext {
+  /** Stops the session's tasks and removes the directories. */
+  dispose(): Promise<void>;
+}
+
+export function testContext(signal: AbortSignal = new AbortController().signal): TestContext {
+  const root = mkdtempSync(join(tmpdir(), "toolrt-process-"));
+  const ctx: ToolContext = {
+    cwd: root,
+    additionalDirs: [],
+    stateDir: join(root, ".state"),
+    mode: "default",
+    invokedBy: "cli",
+    abortSignal: signal,
+    session: { readFiles: new Map(), todos: [] },
+    agent: { depth: 0 },
+  };
+  return {
+    ...ctx,
+    dispose: async () => {
+      await taskRegistryFor(ctx.session).stopAll();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether a pid still names a live process (a zombie waiting to be reaped counts as gone). */
+export function isAlive(pid: number): boolean {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) return false;
+  try {
+    const state = readFileSync(stat, "utf8").split(") ")[1]?.[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** Polls until `check` holds; gives up after `ms` (generous: only there to avoid hangs). */
+export async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await Bun.sleep(20);
+  }
+  return check();
+}
+
+/** Pids written one per line by a test command. */
+export function readPids(path: string): number[] {
+  return readFileSync(path, "utf8").split("\n").filter(Boolean).map(Number);
+}
+
+/**
+ * A shell snippet that starts two grandchildren that would sleep for minutes, writes their pids
+ * and its own to `pidFile`, prints `marker`, then waits.
+ */
+export function familyCommand(pidFile: string, marker = "family-started"): string {
+  return `sleep 300 & echo $! >> '${pidFile}'; (sleep 300; true) & echo $! >> '${pidFile}'; ` +
+    `echo $$ >> '${pidFile}'; echo ${marker}; wait`;
+}
