@@ -11,6 +11,7 @@ import { isCallConcurrencySafe, maxToolConcurrency } from "./concurrency.ts";
 import type { HooksConfig } from "./hooks/config.ts";
 import type { DiscoveryGate } from "./lookup.ts";
 import { partitionToolCalls, runPartitioned } from "./partition.ts";
+import { taskRegistryFor } from "./processes/task-registry.ts";
 import type { Policy } from "./permission.ts";
 import { cleanupPersistedResults } from "./persist.ts";
 import { executeToolCall, type ResultEnricher } from "./pipeline.ts";
@@ -100,6 +101,8 @@ export function createSession(options: SessionOptions): RuntimeSession {
       return enforceMessageBudget(outcomes, options.stateDir);
     },
     async close() {
+      // Background tasks and exec sessions end with the session that started them.
+      await taskRegistryFor(context.session).stopAll();
       await options.onClose?.();
     },
   };

@@ -4,15 +4,25 @@
  */
 import { feature } from "bun:bundle";
 import type { AnyTool } from "../tool/types.ts";
+import { bashTool } from "../tools/bash/tool.ts";
+import { execCommandTool } from "../tools/exec-command/tool.ts";
 import { editTool } from "../tools/edit/tool.ts";
 import { globTool } from "../tools/glob/tool.ts";
 import { grepTool } from "../tools/grep/tool.ts";
 import { readTool } from "../tools/read/tool.ts";
+import { taskOutputTool } from "../tools/task-output/tool.ts";
+import { taskStopTool } from "../tools/task-stop/tool.ts";
 import { todoWriteTool } from "../tools/todo-write/tool.ts";
 import { writeTool } from "../tools/write/tool.ts";
+import { writeStdinTool } from "../tools/write-stdin/tool.ts";
 
 export function getAllBaseTools(): AnyTool[] {
   return [
+    bashTool,
+    taskOutputTool,
+    taskStopTool,
+    execCommandTool,
+    writeStdinTool,
     readTool,
     writeTool,
     editTool,

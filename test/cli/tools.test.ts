@@ -41,12 +41,12 @@ describe("toolrt tools", () => {
     expect(byName.Write).toMatchObject({ readOnly: false, concurrencySafe: false });
     expect(byName.Edit.inputSchema.required).toEqual(["file_path", "old_string", "new_string"]);
   });
-  test("--mode plan hides editing tools; --mode simple keeps Read and Edit", () => {
+  test("--mode plan hides editing tools; --mode simple keeps Bash, Read and Edit", () => {
     const plan = toolsJson("--mode", "plan").map((t) => t.name);
     expect(plan).toContain("Read");
     expect(plan).not.toContain("Write");
     expect(plan).not.toContain("Edit");
-    expect(toolsJson("--mode", "simple").map((t) => t.name)).toEqual(["Edit", "Read"]);
+    expect(toolsJson("--mode", "simple").map((t) => t.name)).toEqual(["Bash", "Edit", "Read"]);
   });
   test("a blanket deny removes the tool before the model sees it; human output says why", () => {
     expect(toolsJson("--deny", "Write").map((t) => t.name)).not.toContain("Write");

@@ -30,6 +30,8 @@ export function createExecCommandTool(
   return buildTool<ExecCommandInput, ExecSessionResult>({
     name: "ExecCommand",
     category: "execute",
+    // Needed only once a background task or exec session exists: found through ToolSearch.
+    shouldDefer: true,
     searchHint: "interactive session repl stdin pty terminal long-running",
     description: "Starts a long-running or interactive program as a session that WriteStdin can talk to.",
     prompt: () => promptText,

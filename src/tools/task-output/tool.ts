@@ -24,6 +24,8 @@ export function createTaskOutputTool(
   return buildTool<TaskOutputInput, TaskOutputResult>({
     name: "TaskOutput",
     category: "read",
+    // Needed only once a background task or exec session exists: found through ToolSearch.
+    shouldDefer: true,
     searchHint: "background task output log poll shell",
     description:
       "Reads the output of a background task or exec session, optionally waiting for it to finish.",

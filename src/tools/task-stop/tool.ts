@@ -13,6 +13,8 @@ export function createTaskStopTool(options: ProcessToolOptions = {}): Tool<TaskS
   return buildTool<TaskStopInput, TaskStopResult>({
     name: "TaskStop",
     category: "execute",
+    // Needed only once a background task or exec session exists: found through ToolSearch.
+    shouldDefer: true,
     searchHint: "kill stop background task shell process",
     description: "Stops a background task or exec session and every process it started.",
     prompt: () => promptText,

@@ -21,6 +21,8 @@ export function createWriteStdinTool(
   return buildTool<WriteStdinInput, ExecSessionResult>({
     name: "WriteStdin",
     category: "execute",
+    // Needed only once a background task or exec session exists: found through ToolSearch.
+    shouldDefer: true,
     searchHint: "send input interactive session stdin keys poll",
     description: "Sends input to an exec session, or polls it, and returns the program's new output.",
     prompt: () => promptText,
