@@ -7,8 +7,10 @@ import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
 import { exitCodeFor } from "./errors.ts";
 import { addGlobalOptions } from "./globals.ts";
+import { register as registerAgent } from "./agent.ts";
 import { register as registerAudit } from "./audit.ts";
 import { register as registerRun } from "./run.ts";
+import { register as registerRender } from "./render.ts";
 import { register as registerTools } from "./tools.ts";
 
 export function buildProgram(): Command {
@@ -21,7 +23,9 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   addGlobalOptions(program);
-  for (const register of [registerTools, registerRun, registerAudit]) register(program);
+  for (const register of [registerTools, registerRun, registerAudit, registerAgent, registerRender]) {
+    register(program);
+  }
   for (const command of program.commands) command.exitOverride();
   return program;
 }

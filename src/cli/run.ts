@@ -59,7 +59,7 @@ const newToolUseId = () => `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}
 
 const allowOnce: Asker = async () => ({ behavior: "allow-once" });
 
-const askOnTerminal: Asker = async (request: AskRequest): Promise<AskAnswer> => {
+export const askOnTerminal: Asker = async (request: AskRequest): Promise<AskAnswer> => {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     process.stderr.write(
