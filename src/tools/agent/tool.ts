@@ -38,6 +38,7 @@ export function createAgentTool(launcher: SubagentLauncher): Tool<AgentInput, Ag
     inputSchema: agentInputSchema,
     // Hidden from the pool of an agent at the cap, so the model is never offered what it may not use.
     isEnabled: () => launcher.depth < MAX_AGENT_DEPTH,
+    disabledReason: () => depthCapMessage(launcher.depth),
     isConcurrencySafe: () => true,
     isReadOnly: () => false,
     interruptBehavior: () => "cancel",
@@ -47,8 +48,7 @@ export function createAgentTool(launcher: SubagentLauncher): Tool<AgentInput, Ag
           ok: false,
           behavior: "deny",
           errorCode: "agent_depth_cap",
-          message: `Agent nesting is capped at depth ${MAX_AGENT_DEPTH}; this agent is at depth ` +
-            `${ctx.agent.depth} and may not start another. Do the task with your own tools.`,
+          message: depthCapMessage(ctx.agent.depth),
         };
       }
       if (!find(input.subagent_type)) {
@@ -70,6 +70,11 @@ export function createAgentTool(launcher: SubagentLauncher): Tool<AgentInput, Ag
     toContent: (output) => [{ type: "text", text: contentText(output) }],
     render: agentRenderer,
   });
+}
+
+function depthCapMessage(depth: number): string {
+  return `agent nesting is capped at depth ${MAX_AGENT_DEPTH}; this agent is at depth ${depth} and may not ` +
+    "start another. Do the task with your own tools";
 }
 
 function contentText(output: AgentOutput): string {
