@@ -1,31 +1,29 @@
 /**
- * The `tools` array of each request. This is the one seam for provider serialization: when
- * `src/agent/serialize.ts` (defer_loading with server tool search, or client-side ToolSearch)
- * is wired, only this function changes. Until then: the tools that are loaded — not deferred, or
- * discovered through a search — sent plainly, in pool order.
- *
- * The prompt-cache breakpoint goes on the last built-in tool: built-ins are a stable sorted
- * prefix, so the cached prefix survives MCP tools coming and going after it.
+ * The `tools` array of each request: the pool through the provider serialization
+ * (`serialize.ts`: client-side ToolSearch, or `defer_loading` beside the server's search tool when
+ * `serverToolSearch` is set), plus the prompt-cache breakpoint on the last built-in tool. Built-ins
+ * are a stable sorted prefix, so the cached prefix survives MCP tools coming and going after it.
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AssembledPool } from "../pool/assemble.ts";
-import type { AnyTool } from "../tool/types.ts";
+import { decideDeferral } from "../pool/deferral.ts";
+import { serializeTools, type ServerToolSearch } from "./serialize.ts";
 
-export type RequestTool = Anthropic.Messages.Tool;
+export type RequestTool = Anthropic.Messages.ToolUnion;
 
-export function isDeferred(tool: AnyTool): boolean {
-  return tool.shouldDefer && !tool.alwaysLoad;
-}
-
-export function requestTools(pool: AssembledPool, discovered: ReadonlySet<string>): RequestTool[] {
-  const loaded = pool.tools.filter((tool) => !isDeferred(tool) || discovered.has(tool.name));
-  const lastBuiltin = loaded.findLastIndex((tool) => tool.origin.kind === "builtin" && !isDeferred(tool));
-  return loaded.map((tool, index) => ({
-    name: tool.name,
-    description: tool.prompt(),
-    input_schema: tool.inputJSONSchema() as RequestTool["input_schema"],
-    ...(index === lastBuiltin ? { cache_control: { type: "ephemeral" as const } } : {}),
-  }));
+export function requestTools(
+  pool: AssembledPool,
+  discovered: ReadonlySet<string>,
+  serverToolSearch: ServerToolSearch | false = false,
+): RequestTool[] {
+  const entries = pool.tools.map((tool) => ({ tool, deferred: decideDeferral(tool).deferred }));
+  const tools = serializeTools(entries, { serverToolSearch, discovered });
+  const builtins = new Set(pool.tools.filter((t) => t.origin.kind === "builtin").map((t) => t.name));
+  // A deferred tool may not carry cache_control (the API refuses it).
+  const last = tools.findLastIndex((t) => builtins.has(t.name) && !("defer_loading" in t));
+  return tools.map((tool, index) =>
+    (index === last ? { ...tool, cache_control: { type: "ephemeral" } } : tool) as RequestTool
+  );
 }
 
 /** Names a ToolSearch result made available: its `tool_reference` blocks. */

@@ -11,8 +11,7 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { RuntimeSession } from "../exec/session.ts";
 import type { AskAnswer, Asker, AskRequest } from "../exec/types.ts";
-import type { PoolOptions } from "../pool/assemble.ts";
-import { ToolPool } from "../pool/tool-pool.ts";
+import type { ToolPool } from "../pool/tool-pool.ts";
 import type { AnyTool, ToolContext } from "../tool/types.ts";
 import { AGENT_TOOL_NAME, type AgentInput, type AgentOutput } from "../tools/agent/schema.ts";
 import { createAgentTool, type SubagentLauncher } from "../tools/agent/tool.ts";
@@ -23,25 +22,30 @@ import { resolveModel } from "./models.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { newUuid, type NoticeLine, type StreamJsonLine } from "./stream-json.ts";
 
-export interface SubagentHostOptions {
+/** What running an agent needs, the same for the main agent and every subagent. */
+export interface AgentRuntime {
   client: Anthropic;
-  /** The model of the agent this host serves (what subagents inherit). */
+  /** The model of the agent (what its subagents inherit). */
   model: string;
-  /** Every tool a subagent may be given, without the Agent tool (each level adds its own). */
+  /** Every tool an agent may be given, without the Agent tool (each level adds its own). */
   baseTools: readonly AnyTool[];
-  poolOptions: PoolOptions;
-  /** A session for a subagent's pool, with the parent's policy, hooks and state dir. */
+  /** The pool of an agent over these tools (the runtime adds what every pool has, e.g. ToolSearch). */
+  makePool(tools: AnyTool[]): ToolPool;
+  /** A session over a pool, with the policy, hooks and state dir of the run. */
   openSession(pool: ToolPool, agent: ToolContext["agent"]): RuntimeSession;
   definitions: readonly AgentDefinition[];
-  /** Depth of the agent this host serves (0 for the main agent). */
-  depth: number;
   stateDir: string;
-  /** The parent's asker: subagents' questions are put to it. */
+  /** Answers permission questions; a subagent's are put to its parent's. */
   ask?: Asker;
-  /** Shows a line in the top-level output (permission requests of subagents at any depth). */
-  notify: (line: NoticeLine) => void;
   retryPolicy?: RetryPolicy;
   maxTurns?: number;
+}
+
+export interface SubagentHostOptions extends AgentRuntime {
+  /** Depth of the agent this host serves (0 for the main agent). */
+  depth: number;
+  /** Shows a line in the top-level output (permission requests of subagents at any depth). */
+  notify: (line: NoticeLine) => void;
 }
 
 interface AgentMeta {
@@ -109,10 +113,7 @@ export class SubagentHost implements SubagentLauncher {
       depth: this.#o.depth + 1,
       ask: this.#askFor(meta),
     });
-    const pool = new ToolPool(
-      toolsFor(definition, this.#o.baseTools, child.agentTool()),
-      this.#o.poolOptions,
-    );
+    const pool = this.#o.makePool(toolsFor(definition, this.#o.baseTools, child.agentTool()));
     const session = this.#o.openSession(pool, { depth: this.#o.depth + 1, type: definition.name });
     mkdirSync(join(this.#o.stateDir, "agents"), { recursive: true });
     try {

@@ -70,6 +70,9 @@ export function auditableInput(input: unknown): unknown {
 }
 
 export class AuditLog {
+  /** The last record this instance wrote and the file size after it: no re-read while nobody else wrote. */
+  #last: { record: AuditRecord; size: number } | undefined;
+
   constructor(readonly path: string) {}
 
   static inStateDir(stateDir: string): AuditLog {
@@ -80,21 +83,18 @@ export class AuditLog {
   append(event: AuditEvent): AuditRecord {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     return withLock(`${this.path}.lock`, () => {
-      const last = readLastRecord(this.path);
-      const base = {
-        seq: last ? last.seq + 1 : 1,
-        ts: new Date().toISOString(),
-        prev: last ? last.hash : GENESIS_HASH,
-        ...event,
-      };
-      const record: AuditRecord = { ...base, hash: recordHash(base) };
       const fd = openSync(this.path, "a", 0o600);
       try {
-        writeSync(fd, `${JSON.stringify(record)}\n`);
+        const size = fstatSync(fd).size;
+        const last = this.#last?.size === size ? this.#last.record : readLastRecord(this.path);
+        const record = nextRecord(last, event);
+        const line = `${JSON.stringify(record)}\n`;
+        writeSync(fd, line);
+        this.#last = { record, size: size + Buffer.byteLength(line) };
+        return record;
       } finally {
         closeSync(fd);
       }
-      return record;
     });
   }
 
@@ -102,6 +102,16 @@ export class AuditLog {
     if (!existsSync(this.path)) return [];
     return readFileSync(this.path, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
   }
+}
+
+function nextRecord(last: AuditRecord | undefined, event: AuditEvent): AuditRecord {
+  const base = {
+    seq: last ? last.seq + 1 : 1,
+    ts: new Date().toISOString(),
+    prev: last ? last.hash : GENESIS_HASH,
+    ...event,
+  };
+  return { ...base, hash: recordHash(base) };
 }
 
 /** Reads the last line of the log without reading the whole file. */

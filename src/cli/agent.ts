@@ -13,7 +13,7 @@ import { liveRenderer } from "../render/live.ts";
 import { ConfigError, UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
 import { askOnTerminal } from "./run.ts";
-import { openSession, poolOptionsOf } from "./runtime.ts";
+import { buildRuntimePool, loadForCli, openSession } from "./runtime.ts";
 
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
 
@@ -49,6 +49,7 @@ export function register(program: Command): void {
         );
       }
       const format = flags.json ? "json" : flags.outputFormat;
+      const loaded = loadForCli(globals);
       const { definitions, problems } = loadAgentDefinitions(agentDirs(globals.cwd));
       for (const problem of problems) process.stderr.write(`toolrt: skipped agent definition ${problem}\n`);
 
@@ -66,7 +67,9 @@ export function register(program: Command): void {
           model: flags.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
           prompt,
           baseTools: getAllBaseTools(),
-          poolOptions: poolOptionsOf(globals),
+          // Each agent's pool gets its own ToolSearch, answering with tool_reference blocks.
+          makePool: (tools) =>
+            buildRuntimePool(globals, loaded, { searchResultStyle: "tool_reference" }, tools).pool,
           openSession: (pool, agent) => openSession(globals, "provider", { pool, agent }),
           definitions,
           stateDir: globals.stateDir,

@@ -26,10 +26,11 @@ export function register(program: Command): void {
     .command("verify")
     .description("check the hash chain: finds removed, reordered or edited lines")
     .option("--json", "machine-readable output")
-    .action((opts: { json?: boolean }, command: Command) => {
+    .action((_opts: { json?: boolean }, command: Command) => {
       const log = AuditLog.inStateDir(globalsOf(command).stateDir);
       const result = verifyAuditLog(log.path);
-      if (opts.json) console.log(JSON.stringify({ path: log.path, ...result }));
+      // `audit` has a --json of its own, which commander also accepts after `verify`.
+      if (command.optsWithGlobals().json) console.log(JSON.stringify({ path: log.path, ...result }));
       else {
         for (const problem of result.problems) console.log(problem);
         console.log(

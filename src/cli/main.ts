@@ -9,9 +9,16 @@ import { exitCodeFor } from "./errors.ts";
 import { addGlobalOptions } from "./globals.ts";
 import { register as registerAgent } from "./agent.ts";
 import { register as registerAudit } from "./audit.ts";
-import { register as registerRun } from "./run.ts";
+import { register as registerCheck } from "./check.ts";
+import { register as registerMcp } from "./mcp.ts";
+import { register as registerPolicy } from "./policy.ts";
 import { register as registerRender } from "./render.ts";
+import { register as registerRun } from "./run.ts";
+import { register as registerSandbox } from "./sandbox.ts";
+import { register as registerSearch } from "./search.ts";
+import { register as registerServe } from "./serve.ts";
 import { register as registerTools } from "./tools.ts";
+import { register as registerTrust } from "./trust.ts";
 
 export function buildProgram(): Command {
   const program = new Command("toolrt")
@@ -23,9 +30,21 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   addGlobalOptions(program);
-  for (const register of [registerTools, registerRun, registerAudit, registerAgent, registerRender]) {
-    register(program);
-  }
+  const commands = [
+    registerTools,
+    registerSearch,
+    registerRun,
+    registerAudit,
+    registerSandbox,
+    registerCheck,
+    registerPolicy,
+    registerTrust,
+    registerServe,
+    registerMcp,
+    registerAgent,
+    registerRender,
+  ];
+  for (const register of commands) register(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

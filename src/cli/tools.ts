@@ -1,10 +1,9 @@
 /** `toolrt tools [--json] [--all] [--mode MODE]`: the assembled pool in the order the model sees it. */
 import { styleText } from "node:util";
 import type { Command } from "commander";
-import { getAllBaseTools } from "../pool/base-tools.ts";
 import { describeTool, type ToolDescription } from "../pool/describe.ts";
-import { ToolPool } from "../pool/tool-pool.ts";
-import { globalsOf, poolModeOf } from "./globals.ts";
+import { globalsOf } from "./globals.ts";
+import { buildRuntimePool, loadForCli } from "./runtime.ts";
 
 export function register(program: Command): void {
   program
@@ -14,11 +13,10 @@ export function register(program: Command): void {
     .option("--all", "include deferred tools")
     .action((opts: { json?: boolean; all?: boolean }, command: Command) => {
       const globals = globalsOf(command);
-      const pool = new ToolPool(getAllBaseTools(), {
-        mode: poolModeOf(globals.mode),
-        denyRules: globals.deny.map((rule) => ({ rule, source: "cli" })),
-      });
-      const listed = pool.current.tools.map(describeTool).filter((t) => opts.all || !t.deferred);
+      const { pool } = buildRuntimePool(globals, loadForCli(globals));
+      const listed = pool.current.tools.map((tool) => describeTool(tool)).filter((t) =>
+        opts.all || !t.deferred
+      );
       if (opts.json) {
         console.log(JSON.stringify(listed, null, 2));
         return;

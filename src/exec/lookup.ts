@@ -1,12 +1,27 @@
 /** Stage 1: find the tool by name or alias; an unknown name lists the closest names. */
 import type { AssembledPool } from "../pool/assemble.ts";
+import type { DiscoveredTools } from "../search/discovered.ts";
 import type { AnyTool } from "../tool/types.ts";
+
+/**
+ * For model-driven sessions: a deferred tool is callable only once ToolSearch has found it, and a
+ * found tool that has since vanished fails with an error naming its source.
+ */
+export interface DiscoveryGate {
+  discovered: DiscoveredTools;
+  isDeferred: (tool: AnyTool) => boolean;
+}
 
 export type LookupResult =
   | { ok: true; tool: AnyTool; notice?: string }
   | { ok: false; message: string };
 
-export function lookupTool(pool: AssembledPool, name: string): LookupResult {
+export function lookupTool(pool: AssembledPool, name: string, gate?: DiscoveryGate): LookupResult {
+  if (gate) {
+    const callable = gate.discovered.resolve(name, (n) => pool.byName.get(n), gate.isDeferred);
+    if (!callable.ok && gate.discovered.has(name)) return { ok: false, message: callable.message };
+    if (!callable.ok && pool.byName.has(name)) return { ok: false, message: `Error: ${callable.message}` };
+  }
   const tool = pool.byName.get(name);
   if (tool) {
     const notice = tool.deprecatedAliases.includes(name)

@@ -27,6 +27,8 @@ export interface PolicyVerdict {
   hookMayAllow: boolean;
   warnings: string[];
   suggestions: string[];
+  /** After repeated denials: advice for the model to change approach (denial tracking). */
+  guidance?: string;
 }
 
 export type Policy = (request: PolicyRequest) => PolicyVerdict;
@@ -38,6 +40,7 @@ export interface PermissionOutcome {
   source?: string;
   /** Set when a person answered "always allow": the rule to save for the session. */
   grant?: string;
+  guidance?: string;
 }
 
 /**
@@ -71,7 +74,14 @@ export async function decidePermission(
   }
   const verdict = policy(request);
   const cited = { rule: verdict.rule, source: verdict.source };
-  if (verdict.decision === "deny") return { decision: "deny", reason: verdict.reason, ...cited };
+  if (verdict.decision === "deny") {
+    return {
+      decision: "deny",
+      reason: verdict.reason,
+      ...cited,
+      ...(verdict.guidance ? { guidance: verdict.guidance } : {}),
+    };
+  }
   if (hook.decision === "allow" && (verdict.decision === "allow" || verdict.hookMayAllow)) {
     return { decision: "allow", reason: hook.reason ?? "allowed by a PreToolUse hook", ...cited };
   }

@@ -12,7 +12,7 @@ import { messageOf, toolUseError } from "./errors.ts";
 import type { HooksConfig } from "./hooks/config.ts";
 import type { HookOutcome } from "./hooks/outcome.ts";
 import { NO_HOOKS, runHooks } from "./hooks/runner.ts";
-import { lookupTool } from "./lookup.ts";
+import { type DiscoveryGate, lookupTool } from "./lookup.ts";
 import { decidePermission, type PermissionOutcome, type Policy } from "./permission.ts";
 import { shapeResult } from "./shape.ts";
 import type { CallOutcome, ExecuteOptions, ToolCall } from "./types.ts";
@@ -31,10 +31,19 @@ export interface PipelineDeps {
   analyze?: (tool: AnyTool, input: unknown) => Promise<unknown>;
   /** Saves an "always allow" answer as a session rule. */
   grant?: (rule: string) => void;
-  /** Adds guidance after repeated denials of the same tool (denial tracking). */
-  onDenied?: (toolName: string, input: unknown) => string | undefined;
   callTimeoutMs?: number;
+  /**
+   * Run after a successful call, each may add content blocks to the result (e.g. a language
+   * server's diagnostics after an edit). A failing enricher is reported, never fatal.
+   */
+  enrichers?: ResultEnricher[];
+  /** Model-driven sessions: deferred tools must be discovered before they are called. */
+  discovery?: DiscoveryGate;
 }
+
+export type ResultEnricher = (
+  call: { tool: AnyTool; input: unknown; ctx: ToolContext },
+) => Promise<ContentBlock[]>;
 
 type Stage = { tool?: AnyTool; input: unknown; started: number };
 
@@ -69,7 +78,7 @@ async function runStages(
   stage: Stage,
 ): Promise<CallOutcome> {
   // 1. lookup
-  const found = lookupTool(deps.pool.current, call.name);
+  const found = lookupTool(deps.pool.current, call.name, deps.discovery);
   if (!found.ok) return refuse(call, deps, ctx, stage, found.message, "deny");
   const tool = found.tool;
   stage.tool = tool;
@@ -126,8 +135,7 @@ async function runStages(
   );
   audit(deps, ctx, call, tool, input, { kind: "decision", ...decisionFields(permission) });
   if (permission.decision === "deny") {
-    const guidance = deps.onDenied?.(tool.name, input);
-    const text = guidance ? `${permission.reason}\n\n${guidance}` : permission.reason;
+    const text = permission.guidance ? `${permission.reason}\n\n${permission.guidance}` : permission.reason;
     return finish(call, deps, ctx, stage, {
       isError: true,
       decision: "deny",
@@ -166,6 +174,10 @@ async function runStages(
     stateDir: ctx.stateDir,
     toolUseId: call.id,
   });
+
+  if (!result.isError && deps.enrichers?.length) {
+    shaped.content = [...shaped.content, ...await enrich(deps, { tool, input, ctx }, call)];
+  }
 
   // 7. PostToolUse hooks
   const post = await runHooks(deps.hooks, {
@@ -347,6 +359,25 @@ function reportHookProblems(
   for (const problem of hook.problems) {
     audit(deps, ctx, call, tool, undefined, { kind: "hook", detail: problem });
   }
+}
+
+async function enrich(
+  deps: PipelineDeps,
+  subject: Parameters<ResultEnricher>[0],
+  call: ToolCall,
+): Promise<ContentBlock[]> {
+  const added = await Promise.all((deps.enrichers ?? []).map(async (enricher) => {
+    try {
+      return await enricher(subject);
+    } catch (error) {
+      audit(deps, subject.ctx, call, subject.tool, undefined, {
+        kind: "notice",
+        detail: `result enricher failed: ${messageOf(error)}`,
+      });
+      return [];
+    }
+  }));
+  return added.flat();
 }
 
 /** Hook context and notices ride along after the result, as separate text blocks. */

@@ -9,10 +9,11 @@ import type { ToolPool } from "../pool/tool-pool.ts";
 import type { AnyTool, InvokedBy, PermissionMode, ToolContext } from "../tool/types.ts";
 import { isCallConcurrencySafe, maxToolConcurrency } from "./concurrency.ts";
 import type { HooksConfig } from "./hooks/config.ts";
+import type { DiscoveryGate } from "./lookup.ts";
 import { partitionToolCalls, runPartitioned } from "./partition.ts";
 import type { Policy } from "./permission.ts";
 import { cleanupPersistedResults } from "./persist.ts";
-import { executeToolCall } from "./pipeline.ts";
+import { executeToolCall, type ResultEnricher } from "./pipeline.ts";
 import { enforceMessageBudget } from "./shape.ts";
 import type { CallOutcome, ExecuteOptions, Session, ToolCall } from "./types.ts";
 
@@ -30,8 +31,9 @@ export interface SessionOptions {
   audit?: boolean;
   analyze?: (tool: AnyTool, input: unknown) => Promise<unknown>;
   grant?: (rule: string) => void;
-  onDenied?: (toolName: string, input: unknown) => string | undefined;
   callTimeoutMs?: number;
+  enrichers?: ResultEnricher[];
+  discovery?: DiscoveryGate;
   agent?: ToolContext["agent"];
   /** Called by `close()`: stop MCP clients, language servers, background tasks. */
   onClose?: () => Promise<void>;
@@ -66,8 +68,9 @@ export function createSession(options: SessionOptions): RuntimeSession {
     audit,
     analyze: options.analyze,
     grant: options.grant,
-    onDenied: options.onDenied,
     callTimeoutMs: options.callTimeoutMs,
+    enrichers: options.enrichers,
+    discovery: options.discovery,
   };
 
   const execute = async (call: ToolCall, executeOptions?: ExecuteOptions) => {

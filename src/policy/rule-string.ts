@@ -1,3 +1,5 @@
+import { wildcardRegex } from "./wildcard.ts";
+
 /**
  * Rule strings in Claude Code's grammar: `Tool`, `Tool(specifier)`, `Tool(*)` (same as `Tool`),
  * tool-name globs (`mcp__*`, `*`) and MCP server rules (`mcp__github` covers every tool of it).
@@ -55,21 +57,28 @@ function checkToolName(raw: string, name: string, offset: number): void {
   }
 }
 
-/** Whole-name glob match where `*` spans any characters. */
-function globMatchesName(glob: string, name: string): boolean {
-  if (!glob.includes("*")) return glob === name;
-  const pattern = glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
-  return new RegExp(`^${pattern}$`).test(name);
+/**
+ * The tool names the tool part of a rule covers, compiled once: `mcp__server` covers
+ * `mcp__server__anything`; globs must match the whole name.
+ */
+export function toolNameMatcher(ruleToolName: string): (toolName: string) => boolean {
+  const isServerRule = ruleToolName.startsWith("mcp__") && !ruleToolName.slice(5).includes("__");
+  if (!ruleToolName.includes("*")) {
+    return (name) => name === ruleToolName || (isServerRule && name.startsWith(`${ruleToolName}__`));
+  }
+  const glob = wildcardRegex(ruleToolName);
+  return (name) => glob.test(name) || (isServerRule && name.startsWith(`${ruleToolName}__`));
 }
 
-/**
- * Does the tool part of a rule cover this tool name? `mcp__server` covers `mcp__server__anything`;
- * globs must match the whole name.
- */
-export function ruleCoversToolName(ruleToolName: string, toolName: string): boolean {
-  if (globMatchesName(ruleToolName, toolName)) return true;
+/** A tool part that names exactly one tool: no glob, not a whole MCP server. */
+export function isLiteralToolName(ruleToolName: string): boolean {
   const isServerRule = ruleToolName.startsWith("mcp__") && !ruleToolName.slice(5).includes("__");
-  return isServerRule && toolName.startsWith(`${ruleToolName}__`);
+  return !ruleToolName.includes("*") && !isServerRule;
+}
+
+/** Does the tool part of a rule cover this tool name? */
+export function ruleCoversToolName(ruleToolName: string, toolName: string): boolean {
+  return toolNameMatcher(ruleToolName)(toolName);
 }
 
 /** A blanket rule (no specifier) removes or governs the whole tool, not just some calls. */

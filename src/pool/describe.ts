@@ -1,11 +1,14 @@
 /** The tool-level view of a tool for listings (`toolrt tools`), in the CLI contract's field names. */
 import type { AnyTool, JsonSchema } from "../tool/types.ts";
+import { decideDeferral, type DeferralOverrides } from "./deferral.ts";
 
 export interface ToolDescription {
   name: string;
   origin: AnyTool["origin"]["kind"];
   server?: string;
   deferred: boolean;
+  /** Why the tool is or is not deferred. */
+  deferReason: string;
   alwaysLoad: boolean;
   readOnly: boolean;
   concurrencySafe: boolean;
@@ -28,16 +31,14 @@ function answerWithoutInput(ask: (input: unknown) => boolean): boolean {
   }
 }
 
-export function isDeferred(tool: AnyTool): boolean {
-  return tool.shouldDefer && !tool.alwaysLoad;
-}
-
-export function describeTool(tool: AnyTool): ToolDescription {
+export function describeTool(tool: AnyTool, overrides?: DeferralOverrides): ToolDescription {
+  const deferral = decideDeferral(tool, overrides);
   return {
     name: tool.name,
     origin: tool.origin.kind,
     ...(tool.origin.server ? { server: tool.origin.server } : {}),
-    deferred: isDeferred(tool),
+    deferred: deferral.deferred,
+    deferReason: deferral.reason,
     alwaysLoad: tool.alwaysLoad,
     readOnly: answerWithoutInput((i) => tool.isReadOnly(i)),
     concurrencySafe: answerWithoutInput((i) => tool.isConcurrencySafe(i)),

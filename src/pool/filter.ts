@@ -1,7 +1,7 @@
 /**
  * Filtering before exposure: what the mode hides or a blanket deny removes never reaches the model.
  */
-import { isBlanket, parseRuleString, ruleCoversToolName } from "../policy/rule-string.ts";
+import { isBlanket, parseRuleString, toolNameMatcher } from "../policy/rule-string.ts";
 import type { AnyTool, ToolCategory } from "../tool/types.ts";
 
 /** How much of the pool a session exposes. Distinct from permission modes, which judge calls. */
@@ -11,6 +11,11 @@ export interface SourcedRule {
   rule: string;
   /** Where the rule came from (`managed`, `cli`, a file path ...), for explanations. */
   source: string;
+  /**
+   * Which tool names the rule removes, when the caller has already compiled it (policy files'
+   * `tool` lists); otherwise `rule` is parsed, and only a blanket rule string removes tools.
+   */
+  covers?: (toolName: string) => boolean;
 }
 
 export interface HiddenTool {
@@ -38,15 +43,19 @@ export function modeHides(mode: PoolMode, tool: AnyTool): string | undefined {
 }
 
 interface BlanketDeny {
-  toolName: string;
+  covers: (toolName: string) => boolean;
   rule: SourcedRule;
 }
 
 /** Parses the deny rules once and keeps the blanket ones; scoped denies (`Bash(rm:*)`) never hide. */
 function blanketDenies(denyRules: readonly SourcedRule[]): BlanketDeny[] {
-  return denyRules.map((rule) => ({ parsed: parseRuleString(rule.rule), rule }))
-    .filter(({ parsed }) => isBlanket(parsed))
-    .map(({ parsed, rule }) => ({ toolName: parsed.toolName, rule }));
+  return denyRules.flatMap((rule): BlanketDeny[] => {
+    if (rule.covers) return [{ covers: rule.covers, rule }];
+    const parsed = parseRuleString(rule.rule);
+    if (!isBlanket(parsed)) return [];
+    const matches = toolNameMatcher(parsed.toolName);
+    return [{ covers: matches, rule }];
+  });
 }
 
 export interface FilterResult {
@@ -73,6 +82,6 @@ export function filterTools(
 }
 
 function denyReason(tool: AnyTool, denies: readonly BlanketDeny[]): string | undefined {
-  const hit = denies.find((d) => ruleCoversToolName(d.toolName, tool.name));
+  const hit = denies.find((d) => d.covers(tool.name));
   return hit && `denied by ${hit.rule.rule} from ${hit.rule.source}`;
 }

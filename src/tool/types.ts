@@ -13,6 +13,19 @@ export interface ToolOrigin {
   server?: string;
   /** The name the source used before normalisation (e.g. the MCP tool's own name). */
   originalName?: string;
+  /** What the source claims about the tool (MCP annotations). */
+  hints?: SourceHints;
+}
+
+/**
+ * A source's own claims about a tool, kept as data for display and audit. Never trusted for
+ * policy: a `readOnly` hint does not make the tool read-only, nor does it allow a call.
+ */
+export interface SourceHints {
+  readOnly?: boolean;
+  destructive?: boolean;
+  idempotent?: boolean;
+  openWorld?: boolean;
 }
 
 /** Who asked for a call. Provenance only: it is recorded, it never changes the execution flow. */

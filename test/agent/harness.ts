@@ -9,6 +9,7 @@ import type { ResultLine, StreamJsonLine } from "../../src/agent/stream-json.ts"
 import { type Policy, toolOnlyPolicy } from "../../src/exec/permission.ts";
 import { createSession } from "../../src/exec/session.ts";
 import type { Asker } from "../../src/exec/types.ts";
+import { ToolPool } from "../../src/pool/tool-pool.ts";
 import type { AnyTool } from "../../src/tool/types.ts";
 import { tempDir } from "../helpers/session-context.ts";
 
@@ -43,7 +44,7 @@ export async function runScripted(script: Script, options: ScriptedOptions): Pro
       model: "claude-test",
       prompt: options.prompt ?? "do the task",
       baseTools: options.tools,
-      poolOptions: { mode: "default", denyRules: [] },
+      makePool: (tools) => new ToolPool(tools, { mode: "default", denyRules: [] }),
       openSession: (pool, agent) =>
         createSession({
           pool,

@@ -38,7 +38,7 @@ describe("toolrt agent loop", () => {
   test("the cache breakpoint sits on the last built-in tool and requests carry the key", async () => {
     const mcp = deferredTool("mcp__jira__create_issue");
     const run = await runScripted({ turns: [{ content: [text("ok")] }] }, {
-      tools: [echoTool("Alpha"), echoTool("Zeta"), { ...mcp, shouldDefer: false }],
+      tools: [echoTool("Alpha"), echoTool("Zeta"), { ...mcp, alwaysLoad: true }],
     });
     const request = run.fake.requests[0]!;
     expect(request.headers["x-api-key"] ?? request.headers.authorization).toContain("test-key");

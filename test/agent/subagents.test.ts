@@ -116,7 +116,9 @@ describe("subagents", () => {
       client: undefined as never,
       model: "m",
       baseTools: [],
-      poolOptions: { mode: "default", denyRules: [] },
+      makePool: () => {
+        throw new Error("must not build a pool");
+      },
       openSession: () => {
         throw new Error("must not start");
       },

@@ -5,13 +5,14 @@ import { z } from "zod";
 import { AuditLog } from "../../src/audit/log.ts";
 import { verifyAuditLog } from "../../src/audit/verify.ts";
 import { executeToolCall, type PipelineDeps } from "../../src/exec/pipeline.ts";
-import { type Policy, toolOnlyPolicy } from "../../src/exec/permission.ts";
+import { type Policy, type PolicyVerdict, toolOnlyPolicy } from "../../src/exec/permission.ts";
 import type { HooksConfig } from "../../src/exec/hooks/config.ts";
 import { ToolPool } from "../../src/pool/tool-pool.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import type { AnyTool } from "../../src/tool/types.ts";
+import { DiscoveredTools } from "../../src/search/discovered.ts";
 import { fakeTool } from "../helpers/fake-tools.ts";
-import { testContext } from "../helpers/session-context.ts";
+import { tempDir, testContext } from "../helpers/session-context.ts";
 
 const echo = buildTool({
   name: "Echo",
@@ -94,6 +95,17 @@ function setup(
   };
   return { ctx, deps };
 }
+
+/** A policy that always answers the same, as an explicit rule would. */
+const fixedPolicy =
+  (decision: "ask" | "deny", reason: string, extra: Partial<PolicyVerdict> = {}): Policy => () => ({
+    decision,
+    reason,
+    hookMayAllow: false,
+    warnings: [],
+    suggestions: [],
+    ...extra,
+  });
 
 const text = (outcome: { content: { type: string; text?: string }[] }) =>
   outcome.content.map((b) => b.text ?? "").join("\n");
@@ -206,7 +218,8 @@ describe("permission", () => {
     expect(asked).toBe(false);
   });
   test("denial guidance from denial tracking rides along", async () => {
-    const { ctx, deps } = setup({ onDenied: () => "Try a different approach." });
+    const policy = fixedPolicy("deny", "no", { guidance: "Try a different approach." });
+    const { ctx, deps } = setup({ policy });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
     expect(text(out)).toContain("Try a different approach.");
   });
@@ -315,19 +328,21 @@ describe("audit", () => {
 });
 
 describe("hooks", () => {
-  const script = (ctxDir: string, name: string, body: string) => {
-    const path = join(ctxDir, name);
+  const scriptDir = tempDir();
+  let scripts = 0;
+  const hookScript = (body: string) => {
+    const path = join(scriptDir, `hook${scripts++}.sh`);
     writeFileSync(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
     return path;
   };
+
   const pre = (command: string, matcher = "Writer"): HooksConfig => ({
     PreToolUse: [{ matcher, hooks: [{ type: "command", command }] }],
   });
 
   test("exit 2 blocks the call, stderr is the reason", async () => {
-    const { ctx } = setup();
-    const hook = script(ctx.stateDir.replace(/state$/, ""), "block.sh", "echo 'no writes today' >&2; exit 2");
-    const { deps } = setup({ hooks: pre(hook) });
+    const hook = hookScript("echo 'no writes today' >&2; exit 2");
+    const { ctx, deps } = setup({ hooks: pre(hook) });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps, {
       ask: async () => ({ behavior: "allow-once" }),
     });
@@ -335,69 +350,39 @@ describe("hooks", () => {
     expect(text(out)).toContain(`PreToolUse:Writer hook error: [${hook}]: no writes today`);
   });
   test("a hook's allow skips the prompt", async () => {
-    const { ctx } = setup();
-    const hook = script(
-      ctx.stateDir.replace(/state$/, ""),
-      "allow.sh",
+    const hook = hookScript(
       `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`,
     );
-    const { deps } = setup({ hooks: pre(hook) });
+    const { ctx, deps } = setup({ hooks: pre(hook) });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
     expect(out.decision).toBe("allow");
     expect(text(out)).toBe("wrote a");
   });
   test("a hook's allow never beats a policy deny", async () => {
-    const { ctx } = setup();
-    const hook = script(
-      ctx.stateDir.replace(/state$/, ""),
-      "allow.sh",
-      `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`,
-    );
-    const policy: Policy = () => ({
-      decision: "deny",
-      reason: "managed says no",
-      hookMayAllow: false,
-      warnings: [],
-      suggestions: [],
-    });
-    const { deps } = setup({ hooks: pre(hook), policy });
+    const hook = hookScript(`echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`);
+    const policy = fixedPolicy("deny", "managed says no");
+    const { ctx, deps } = setup({ hooks: pre(hook), policy });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
     expect(out.decision).toBe("deny");
   });
   test("a hook's allow does not skip an ask that came from an explicit rule", async () => {
-    const { ctx } = setup();
-    const hook = script(
-      ctx.stateDir.replace(/state$/, ""),
-      "allow.sh",
-      `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`,
-    );
-    const policy: Policy = () => ({
-      decision: "ask",
-      reason: "ask rule",
-      hookMayAllow: false,
-      warnings: [],
-      suggestions: [],
-    });
-    const { deps } = setup({ hooks: pre(hook), policy });
+    const hook = hookScript(`echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`);
+    const policy = fixedPolicy("ask", "ask rule");
+    const { ctx, deps } = setup({ hooks: pre(hook), policy });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
     expect(out.decision).toBe("deny");
   });
   test("updatedInput replaces the input and is validated again", async () => {
-    const { ctx } = setup();
-    const hook = script(
-      ctx.stateDir.replace(/state$/, ""),
-      "rewrite.sh",
+    const hook = hookScript(
       `echo '{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"path":"rewritten"}}}'`,
     );
-    const { deps } = setup({ hooks: pre(hook) });
+    const { ctx, deps } = setup({ hooks: pre(hook) });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
     expect(text(out)).toBe("wrote rewritten");
   });
   test("a hook that exits 1, prints garbage or hangs is reported, and the call goes on", async () => {
-    const { ctx } = setup();
-    const dir = ctx.stateDir.replace(/state$/, "");
-    const crash = script(dir, "crash.sh", "echo oops >&2; exit 1");
-    const garbage = script(dir, "garbage.sh", "echo '{not json'");
+    const crash = hookScript("echo oops >&2; exit 1");
+    const garbage = hookScript("echo '{not json'");
     const hooks: HooksConfig = {
       PreToolUse: [{
         matcher: "Echo",
@@ -408,7 +393,7 @@ describe("hooks", () => {
         ],
       }],
     };
-    const { deps } = setup({ hooks });
+    const { ctx, deps } = setup({ hooks });
     const out = await executeToolCall({ id: "t1", name: "Echo", input: { text: "still here" } }, ctx, deps);
     expect(text(out)).toBe("still here");
     const problems = deps.audit!.read().filter((r) => r.kind === "hook").map((r) => r.detail);
@@ -418,11 +403,9 @@ describe("hooks", () => {
     expect(problems.join("\n")).toContain("timed out");
   });
   test("the hook receives Claude Code's payload on stdin", async () => {
-    const { ctx } = setup();
-    const dir = ctx.stateDir.replace(/state$/, "");
-    const capture = join(dir, "payload.json");
-    const hook = script(dir, "capture.sh", `cat > ${capture}`);
-    const { deps } = setup({ hooks: pre(hook, "Echo") });
+    const capture = join(scriptDir, "payload.json");
+    const hook = hookScript(`cat > ${capture}`);
+    const { ctx, deps } = setup({ hooks: pre(hook, "Echo") });
     await executeToolCall({ id: "toolu_1", name: "Echo", input: { text: "x" } }, ctx, deps);
     const payload = JSON.parse(readFileSync(capture, "utf8"));
     expect(payload).toMatchObject({
@@ -436,13 +419,10 @@ describe("hooks", () => {
     });
   });
   test("PostToolUse additionalContext is appended after the result", async () => {
-    const { ctx } = setup();
-    const hook = script(
-      ctx.stateDir.replace(/state$/, ""),
-      "post.sh",
+    const hook = hookScript(
       `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}'`,
     );
-    const { deps } = setup({
+    const { ctx, deps } = setup({
       hooks: { PostToolUse: [{ matcher: "Echo", hooks: [{ type: "command", command: hook }] }] },
     });
     const out = await executeToolCall({ id: "t1", name: "Echo", input: { text: "x" } }, ctx, deps);
@@ -450,11 +430,9 @@ describe("hooks", () => {
     expect(text(out)).toContain("PostToolUse hook additional context: lint is clean");
   });
   test("PostToolUseFailure fires when the tool fails", async () => {
-    const { ctx } = setup();
-    const dir = ctx.stateDir.replace(/state$/, "");
-    const capture = join(dir, "failure.json");
-    const hook = script(dir, "fail.sh", `cat > ${capture}`);
-    const { deps } = setup({
+    const capture = join(scriptDir, "failure.json");
+    const hook = hookScript(`cat > ${capture}`);
+    const { ctx, deps } = setup({
       hooks: { PostToolUseFailure: [{ hooks: [{ type: "command", command: hook }] }] },
     });
     await executeToolCall({ id: "t1", name: "Thrower", input: {} }, ctx, deps);
@@ -469,4 +447,64 @@ test("fake tools from helpers go through the same pipeline", async () => {
   const { ctx, deps } = setup({}, [fakeTool("Plain", { readOnly: true })]);
   const out = await executeToolCall({ id: "t1", name: "Plain", input: { value: "v" } }, ctx, deps);
   expect(text(out)).toBe("Plain:v");
+});
+
+describe("result enrichers", () => {
+  test("an enricher adds blocks after a successful call only", async () => {
+    const { ctx, deps } = setup({
+      enrichers: [async ({ tool }) => [{ type: "text", text: `diagnostics for ${tool.name}` }]],
+    });
+    const ok = await executeToolCall({ id: "t1", name: "Echo", input: { text: "x" } }, ctx, deps);
+    expect(text(ok)).toBe("x\ndiagnostics for Echo");
+    const failed = await executeToolCall({ id: "t2", name: "Thrower", input: {} }, ctx, deps);
+    expect(text(failed)).not.toContain("diagnostics");
+  });
+  test("a failing enricher is reported and the result survives", async () => {
+    const { ctx, deps } = setup({
+      enrichers: [async () => {
+        throw new Error("language server crashed");
+      }],
+    });
+    const out = await executeToolCall({ id: "t1", name: "Echo", input: { text: "x" } }, ctx, deps);
+    expect(text(out)).toBe("x");
+    expect(deps.audit!.read().some((r) => r.detail?.includes("language server crashed"))).toBe(true);
+  });
+});
+
+describe("discovery gate", () => {
+  const deferredTool = fakeTool("mcp__srv__thing", {
+    origin: { kind: "mcp", server: "srv" },
+    shouldDefer: true,
+    readOnly: true,
+  });
+  const gated = () => {
+    const discovered = new DiscoveredTools();
+    const { ctx, deps } = setup({}, [echo, deferredTool]);
+    deps.discovery = { discovered, isDeferred: (t) => t.shouldDefer };
+    return { ctx, deps, discovered };
+  };
+  test("a deferred tool cannot be called before ToolSearch found it", async () => {
+    const { ctx, deps } = gated();
+    const out = await executeToolCall({ id: "t1", name: "mcp__srv__thing", input: {} }, ctx, deps);
+    expect(text(out)).toBe("<tool_use_error>Error: No such tool available: mcp__srv__thing</tool_use_error>");
+  });
+  test("once discovered it runs; once its server is gone the error names the server", async () => {
+    const { ctx, deps, discovered } = gated();
+    discovered.add([deferredTool]);
+    const ran = await executeToolCall(
+      { id: "t1", name: "mcp__srv__thing", input: { value: "v" } },
+      ctx,
+      deps,
+    );
+    expect(text(ran)).toBe("mcp__srv__thing:v");
+    deps.pool = new ToolPool([echo], { mode: "default", denyRules: [] });
+    const gone = await executeToolCall({ id: "t2", name: "mcp__srv__thing", input: {} }, ctx, deps);
+    expect(gone.isError).toBe(true);
+    expect(text(gone)).toContain('MCP server "srv"');
+  });
+  test("loaded tools need no discovery", async () => {
+    const { ctx, deps } = gated();
+    const out = await executeToolCall({ id: "t1", name: "Echo", input: { text: "x" } }, ctx, deps);
+    expect(text(out)).toBe("x");
+  });
 });

@@ -1,0 +1,189 @@
+/**
+ * ToolSearch quality and speed on the public MCP catalog (shared/data/mcp-catalog.json):
+ * - recall@1, recall@5 and MRR of toolrt's search and of plain BM25 over name+description, on the
+ *   query set in fixtures/search/queries.jsonl, overall, per split and per kind of query. Every
+ *   third query (index % 3 == 2) is held out: never looked at while tuning;
+ * - the gain of each layer (recall@5 with that layer switched off) and the size of its data;
+ * - index build, cache load and query latency over 10,000 tools (the catalog repeated under new
+ *   server names);
+ * - turn-one token saving: chars/4 of the tool definitions sent with and without deferral.
+ *
+ *   bun bench/search.ts [CATALOG.json]
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { serializeTools } from "../src/agent/serialize.ts";
+import { mcpToolName } from "../src/mcp/definition-tool.ts";
+import { decideDeferral } from "../src/pool/deferral.ts";
+import { type Catalog, catalogTools, parseCatalog } from "../src/search/catalog.ts";
+import { DiscoveredTools } from "../src/search/discovered.ts";
+import { ALL_LAYERS, type SearchLayers } from "../src/search/expand.ts";
+import { ToolIndex } from "../src/search/tool-index.ts";
+import type { AnyTool } from "../src/tool/types.ts";
+import { createToolSearchTool } from "../src/tools/tool-search/tool.ts";
+import { report, round, summarize, timeRuns } from "./lib.ts";
+import { PlainBm25 } from "./search-baseline.ts";
+
+interface Query {
+  q: string;
+  kind: string;
+  expect: string[];
+  split: "dev" | "heldout";
+}
+
+const root = join(import.meta.dir, "..");
+const catalogPath = Bun.argv[2] ??
+  [join(root, "../shared/data/mcp-catalog.json"), join(root, "../../shared/data/mcp-catalog.json")]
+    .find(existsSync);
+if (!catalogPath) {
+  console.error("bench/search.ts: no catalog; pass the path of shared/data/mcp-catalog.json");
+  process.exit(2);
+}
+const catalog = parseCatalog(readFileSync(catalogPath, "utf8"));
+const tools = catalogTools(catalog);
+const queries: Query[] = readFileSync(join(root, "fixtures/search/queries.jsonl"), "utf8").trim().split("\n")
+  .map((line, i) => {
+    const q = JSON.parse(line) as Omit<Query, "split">;
+    const expect = q.expect.map((id) => {
+      const [server, tool] = id.split("/") as [string, string];
+      return mcpToolName(server, tool);
+    });
+    return { ...q, expect, split: i % 3 === 2 ? "heldout" : "dev" };
+  });
+const known = new Set(tools.map((t) => t.name));
+for (const q of queries) {
+  for (const name of q.expect) if (!known.has(name)) throw new Error(`query ${q.q}: no tool ${name}`);
+}
+
+type Ranker = (query: string) => string[];
+
+function quality(rank: Ranker, subset: readonly Query[]) {
+  let hit1 = 0, hit5 = 0, reciprocal = 0;
+  for (const q of subset) {
+    const ranked = rank(q.q);
+    const first = ranked.findIndex((name) => q.expect.includes(name));
+    if (first === 0) hit1++;
+    if (first >= 0 && first < 5) hit5++;
+    if (first >= 0) reciprocal += 1 / (first + 1);
+  }
+  const n = subset.length;
+  return { "recall@1": round(hit1 / n), "recall@5": round(hit5 / n), mrr: round(reciprocal / n), queries: n };
+}
+
+const index = ToolIndex.build(tools);
+const bm25 = new PlainBm25(tools);
+const methods: Record<string, Ranker> = {
+  toolrt: (q) => index.search(q, 10).hits.map((h) => h.name),
+  // Plain BM25 has no query language: the `+` is just dropped.
+  bm25: (q) => bm25.search(q.replaceAll("+", " "), 10),
+};
+const splits: Record<string, Query[]> = {
+  all: queries,
+  dev: queries.filter((q) => q.split === "dev"),
+  heldout: queries.filter((q) => q.split === "heldout"),
+};
+for (const [method, rank] of Object.entries(methods)) {
+  for (const [split, subset] of Object.entries(splits)) {
+    report("search", { figure: "quality", method, split, ...quality(rank, subset) });
+  }
+  for (const kind of [...new Set(queries.map((q) => q.kind))]) {
+    report("search", {
+      figure: "quality",
+      method,
+      split: `kind:${kind}`,
+      ...quality(rank, queries.filter((q) => q.kind === kind)),
+    });
+  }
+}
+
+// Layer gains: each layer off in turn, then all off (stemming, field weights and the query
+// language remain).
+const layerRuns: Record<string, SearchLayers> = {
+  "without synonyms": { ...ALL_LAYERS, synonyms: false },
+  "without wordnet": { ...ALL_LAYERS, wordnet: false },
+  "without typos": { ...ALL_LAYERS, typos: false },
+  "without joinedWords": { ...ALL_LAYERS, joinedWords: false },
+  "no layers": { synonyms: false, wordnet: false, typos: false, joinedWords: false },
+};
+for (const [label, layers] of Object.entries(layerRuns)) {
+  const rank: Ranker = (q) => index.search(q, 10, layers).hits.map((h) => h.name);
+  for (const split of ["all", "heldout"]) {
+    report("search", {
+      figure: "layer ablation",
+      method: `toolrt ${label}`,
+      split,
+      ...quality(rank, splits[split]!),
+    });
+  }
+}
+const wordnetBytes = Bun.file(join(root, "src/search/data/wordnet-synonyms.txt")).size;
+report("search", { figure: "layer data size", layer: "wordnet", bytes: wordnetBytes });
+report("search", {
+  figure: "layer data size",
+  layer: "synonyms",
+  bytes: Bun.file(join(root, "src/search/synonyms.ts")).size,
+});
+
+// Speed over 10,000 tools.
+function repeatedCatalog(source: Catalog, size: number): AnyTool[] {
+  const servers: Catalog["servers"] = [];
+  for (let copy = 0; servers.reduce((n, s) => n + s.tools.length, 0) < size; copy++) {
+    for (const server of source.servers) servers.push({ ...server, name: `${server.name}${copy || ""}` });
+  }
+  return catalogTools({ servers }).slice(0, size);
+}
+const big = repeatedCatalog(catalog, 10_000);
+const builds = await timeRuns(3, () => ToolIndex.build(big));
+report("search", { figure: "index build", tools: big.length, ...roundAll(summarize(builds)) });
+const bigIndex = ToolIndex.build(big);
+const cached = JSON.stringify(bigIndex.toData());
+const loads = await timeRuns(5, () => ToolIndex.fromData(JSON.parse(cached)));
+report("search", {
+  figure: "cache load",
+  tools: big.length,
+  bytes: cached.length,
+  ...roundAll(summarize(loads)),
+});
+const latencies: number[] = [];
+for (let round = 0; round < 5; round++) {
+  for (const q of queries) {
+    const start = Bun.nanoseconds();
+    bigIndex.search(q.q, 5);
+    if (round > 0) latencies.push((Bun.nanoseconds() - start) / 1e6);
+  }
+}
+report("search", {
+  figure: "query latency",
+  tools: big.length,
+  unit: "ms",
+  ...roundAll(summarize(latencies)),
+});
+
+// Turn-one tokens: every definition sent vs. only the loaded ones plus ToolSearch (client side).
+const toolSearch = createToolSearchTool({
+  deferredTools: () => tools,
+  discovered: new DiscoveredTools(),
+  resultStyle: "schemas",
+});
+const entries = [toolSearch, ...tools].map((tool) => ({ tool, deferred: decideDeferral(tool).deferred }));
+const allLoaded = serializeTools(entries.map((e) => ({ ...e, deferred: false })), {
+  serverToolSearch: false,
+  discovered: { has: () => false },
+});
+const deferred = serializeTools(entries, { serverToolSearch: false, discovered: { has: () => false } });
+// The deferred names are still announced to the model, one per line.
+const announced = tools.map((t) => t.name).join("\n");
+const tokens = (value: unknown) => Math.round(JSON.stringify(value).length / 4);
+report("search", {
+  figure: "turn-one tokens",
+  tools: tools.length,
+  without_deferral: tokens(allLoaded),
+  with_deferral: tokens(deferred) + Math.round(announced.length / 4),
+  saving: round(1 - (tokens(deferred) + announced.length / 4) / tokens(allLoaded)),
+});
+
+function roundAll<T extends object>(summary: T): T {
+  return Object.fromEntries(
+    Object.entries(summary).map(([k, v]) => [k, typeof v === "number" ? round(v) : v]),
+  ) as T;
+}

@@ -1,0 +1,86 @@
+/** `toolrt mcp list` and `toolrt mcp approve`: configured MCP servers, their state, and approvals. */
+import type { Command } from "commander";
+import { McpApprovals } from "../mcp/approvals.ts";
+import { describeServerConfig, McpConfigError } from "../mcp/config.ts";
+import { defaultMcpConfigFiles, loadMcpConfig } from "../mcp/config-sources.ts";
+import type { McpManager, McpServerStatus } from "../mcp/manager.ts";
+import { createMcpManager } from "../mcp/setup.ts";
+import { ConfigError, UsageError } from "./errors.ts";
+import { type GlobalOptions, globalsOf } from "./globals.ts";
+
+/** The workspace's MCP manager; a broken config file is a ConfigError (exit 2). */
+export function openMcp(globals: GlobalOptions): McpManager {
+  const { manager, notes } = asConfigError(() =>
+    createMcpManager({ cwd: globals.cwd, stateDir: globals.stateDir, configFiles: globals.mcpConfig })
+  );
+  for (const note of notes) process.stderr.write(`toolrt: ${note}\n`);
+  return manager;
+}
+
+export function register(program: Command): void {
+  const mcp = program.command("mcp").description("configured MCP servers");
+
+  mcp.command("list")
+    .description(
+      "connect to each configured server and show its state, tool count, and why a failed one failed",
+    )
+    .option("--json", "machine-readable output")
+    .action(async (opts: { json?: boolean }, command: Command) => {
+      const manager = openMcp(globalsOf(command));
+      const statuses = await manager.connectAll();
+      await manager.close();
+      if (opts.json) console.log(JSON.stringify(statuses, null, 2));
+      else for (const line of humanLines(statuses)) console.log(line);
+    });
+
+  mcp.command("approve")
+    .description("approve (or --revoke) servers of the workspace's .mcp.json; without names, show them")
+    .argument("[names...]", "server names")
+    .option("--all", "every server of .mcp.json")
+    .option("--revoke", "withdraw the approval")
+    .action((names: string[], opts: { all?: boolean; revoke?: boolean }, command: Command) => {
+      const globals = globalsOf(command);
+      const files = defaultMcpConfigFiles(globals.cwd, []);
+      const { servers } = asConfigError(() =>
+        loadMcpConfig(files, { workspace: globals.cwd, stateDir: globals.stateDir })
+      );
+      const project = servers.filter((s) => s.scope === "project");
+      const approvals = new McpApprovals(globals.stateDir);
+      if (names.length === 0 && !opts.all) {
+        if (project.length === 0) console.log(`no servers in ${files.project}`);
+        for (const s of project) {
+          const state = approvals.stateOf(globals.cwd, s.name, s.config);
+          console.log(`${s.name}  ${state}  ${describeServerConfig(s.config)}`);
+        }
+        return;
+      }
+      const unknown = names.filter((n) => !project.some((s) => s.name === n));
+      if (unknown.length > 0) throw new UsageError(`not a server of ${files.project}: ${unknown.join(", ")}`);
+      for (const s of project.filter((s) => opts.all || names.includes(s.name))) {
+        if (opts.revoke) approvals.revoke(globals.cwd, s.name);
+        else approvals.approve(globals.cwd, s.name, s.config);
+        console.log(`${opts.revoke ? "revoked" : "approved"} ${s.name}: ${describeServerConfig(s.config)}`);
+      }
+    });
+}
+
+function asConfigError<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    throw error instanceof McpConfigError ? new ConfigError(error.message) : error;
+  }
+}
+
+function humanLines(statuses: readonly McpServerStatus[]): string[] {
+  if (statuses.length === 0) return ["no MCP servers configured"];
+  const width = Math.max(...statuses.map((s) => s.name.length));
+  return statuses.flatMap((s) => [
+    `${s.name.padEnd(width)}  ${s.status.padEnd(10)} ${String(s.toolCount).padStart(3)} tools  ` +
+    `${s.scope}  ${s.target}`,
+    ...(s.reason
+      ? [`${" ".repeat(width)}  why: ${s.reason.split("\n").join(`\n${" ".repeat(width + 7)}`)}`]
+      : []),
+    ...s.problems.map((p) => `${" ".repeat(width)}  problem: ${p}`),
+  ]);
+}

@@ -1,0 +1,113 @@
+/**
+ * `toolrt search [--json] [--k N] [--catalog FILE] [--batch FILE|-] '<query>'`: ToolSearch over
+ * the deferred pool, or over a catalog file of MCP tool definitions. The index is cached in the
+ * state dir, keyed by the catalog's bytes, so a repeated call skips parsing and indexing.
+ */
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { decideDeferral } from "../pool/deferral.ts";
+import { getAllBaseTools } from "../pool/base-tools.ts";
+import { ToolPool } from "../pool/tool-pool.ts";
+import { cachedIndex, cachedToolIndex, contentKey } from "../search/cache.ts";
+import { catalogTools, parseCatalog } from "../search/catalog.ts";
+import { DEFAULT_MAX_RESULTS } from "../tools/tool-search/schema.ts";
+import { ToolIndex } from "../search/tool-index.ts";
+import { ConfigError, UsageError } from "./errors.ts";
+import { type GlobalOptions, globalsOf, poolModeOf } from "./globals.ts";
+
+interface SearchOptions {
+  json?: boolean;
+  k?: string;
+  catalog?: string;
+  batch?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command("search")
+    .description("search the deferred tools (keywords, 'select:A,B', '+word keywords')")
+    .argument("[query]", "the query; omit with --batch")
+    .option("--json", "machine-readable output")
+    .option("--k <n>", `at most this many results (default ${DEFAULT_MAX_RESULTS})`)
+    .option("--catalog <file>", "search a catalog of MCP tool definitions (mcp-catalog.json shape)")
+    .option("--batch <file>", "one query per line from FILE (or - for stdin), one JSON line out each")
+    .action((query: string | undefined, opts: SearchOptions, command: Command) => {
+      const k = parseK(opts.k);
+      if (opts.batch === undefined && query === undefined) {
+        throw new UsageError("search needs a query or --batch");
+      }
+      const index = loadIndex(opts.catalog, globalsOf(command));
+      if (opts.batch !== undefined) {
+        const lines = readBatch(opts.batch);
+        process.stdout.write(lines.map((line) => JSON.stringify(answer(index, line, k))).join("\n") + "\n");
+        return;
+      }
+      const result = answer(index, query!, k);
+      if (opts.json) console.log(JSON.stringify(result, null, 2));
+      else console.log(humanLines(result).join("\n"));
+    });
+}
+
+interface SearchAnswer {
+  query: string;
+  results: { name: string; score: number }[];
+  missing?: string[];
+  unmatchedRequired?: string[];
+}
+
+function answer(index: ToolIndex, query: string, k: number): SearchAnswer {
+  const outcome = index.search(query, k);
+  return {
+    query,
+    results: outcome.hits,
+    ...(outcome.missing.length > 0 ? { missing: outcome.missing } : {}),
+    ...(outcome.unmatchedRequired.length > 0 ? { unmatchedRequired: outcome.unmatchedRequired } : {}),
+  };
+}
+
+function parseK(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_RESULTS;
+  const k = Number(value);
+  if (!Number.isInteger(k) || k < 1) throw new UsageError(`--k wants a positive whole number, not ${value}`);
+  return k;
+}
+
+function loadIndex(catalogPath: string | undefined, globals: GlobalOptions): ToolIndex {
+  if (catalogPath === undefined) return cachedToolIndex(globals.stateDir, deferredPoolTools(globals));
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(catalogPath);
+  } catch (error) {
+    throw new UsageError(`cannot read catalog ${catalogPath}: ${(error as Error).message}`);
+  }
+  return cachedIndex(globals.stateDir, contentKey(bytes), () => {
+    try {
+      return ToolIndex.build(catalogTools(parseCatalog(bytes.toString("utf8"))));
+    } catch (error) {
+      throw new ConfigError(`${catalogPath}: ${(error as Error).message}`);
+    }
+  });
+}
+
+function deferredPoolTools(globals: GlobalOptions) {
+  const pool = new ToolPool(getAllBaseTools(), {
+    mode: poolModeOf(globals.mode),
+    denyRules: globals.deny.map((rule) => ({ rule, source: "cli" })),
+  });
+  return pool.current.tools.filter((tool) => decideDeferral(tool).deferred);
+}
+
+function readBatch(source: string): string[] {
+  const text = readFileSync(source === "-" ? 0 : source, "utf8");
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines.map((line) => line.replace(/\r$/, ""));
+}
+
+function humanLines(result: SearchAnswer): string[] {
+  const lines = result.results.map((hit) => `${hit.score.toFixed(3)}  ${hit.name}`);
+  if (result.missing) lines.push(`not found: ${result.missing.join(", ")}`);
+  if (result.unmatchedRequired) lines.push(`no tool name contains: ${result.unmatchedRequired.join(", ")}`);
+  if (lines.length === 0) lines.push("no matching tools");
+  return lines;
+}

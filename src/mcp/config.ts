@@ -1,0 +1,115 @@
+/**
+ * MCP server configuration in Claude Code's `.mcp.json` shape: `{ "mcpServers": { name: server } }`
+ * where a server is stdio (`command`, `args`, `env`), Streamable HTTP (`url`, `headers`) or legacy
+ * SSE. `type` may be omitted: `command` means stdio, `url` means http. `${VAR}` and
+ * `${VAR:-default}` are expanded from the environment in commands, arguments, env, urls and headers.
+ */
+import { z } from "zod";
+
+const common = {
+  /** Tools of this server are always sent in full, never deferred. */
+  alwaysLoad: z.boolean().optional(),
+  /** Keep the server configured but do not start it. */
+  disabled: z.boolean().optional(),
+};
+
+const StdioServer = z.strictObject({
+  type: z.literal("stdio"),
+  command: z.string().min(1, "command must not be empty"),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+  ...common,
+});
+
+const RemoteServer = (type: "http" | "sse") =>
+  z.strictObject({
+    type: z.literal(type),
+    url: z.url({ protocol: /^https?$/, error: "url must be an http(s) URL" }),
+    headers: z.record(z.string(), z.string()).default({}),
+    ...common,
+  });
+
+const ServerSchema = z.discriminatedUnion("type", [StdioServer, RemoteServer("http"), RemoteServer("sse")]);
+
+export type McpServerConfig = z.infer<typeof ServerSchema>;
+export type McpTransportType = McpServerConfig["type"];
+
+export class McpConfigError extends Error {
+  override name = "McpConfigError";
+}
+
+/** `type` is optional in the file: a `command` makes a stdio server, a `url` an HTTP one. */
+function withInferredType(raw: unknown): unknown {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw) || "type" in raw) return raw;
+  if ("command" in raw) return { type: "stdio", ...raw };
+  if ("url" in raw) return { type: "http", ...raw };
+  return raw;
+}
+
+/** Parses one server entry; throws McpConfigError naming the file, the server and the field. */
+export function parseServerConfig(raw: unknown, where: string): McpServerConfig {
+  const parsed = ServerSchema.safeParse(withInferredType(raw));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.length > 0 ? `.${issue.path.join(".")}` : "";
+  const message = issue.code === "invalid_union"
+    ? "expected `command` (stdio) or `url` (http, sse), or a `type` of stdio, http or sse"
+    : issue.message;
+  throw new McpConfigError(`${where}${field}: ${message}`);
+}
+
+/** The `mcpServers` object of a parsed file, each entry validated. */
+export function parseServersObject(value: unknown, where: string): Map<string, McpServerConfig> {
+  if (value === undefined) return new Map();
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    throw new McpConfigError(`${where}: mcpServers must be an object of server name → server`);
+  }
+  const servers = new Map<string, McpServerConfig>();
+  for (const [name, raw] of Object.entries(value)) {
+    if (name.trim() === "") throw new McpConfigError(`${where}: a server name is empty`);
+    servers.set(name, parseServerConfig(raw, `${where}: mcpServers.${name}`));
+  }
+  return servers;
+}
+
+export interface Expanded<T> {
+  value: T;
+  /** Variables referenced without a default and not set. */
+  missing: string[];
+}
+
+/** Expands `${VAR}` and `${VAR:-default}` in every string of a server config. */
+export function expandServerConfig(
+  config: McpServerConfig,
+  env: NodeJS.ProcessEnv,
+): Expanded<McpServerConfig> {
+  const missing = new Set<string>();
+  const expand = (text: string) =>
+    text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => {
+      const value = env[name];
+      if (value !== undefined && value !== "") return value;
+      if (fallback !== undefined) return fallback;
+      missing.add(name);
+      return "";
+    });
+  const expandRecord = (record: Record<string, string>) =>
+    Object.fromEntries(Object.entries(record).map(([k, v]) => [k, expand(v)]));
+  const value: McpServerConfig = config.type === "stdio"
+    ? {
+      ...config,
+      command: expand(config.command),
+      args: config.args.map(expand),
+      env: expandRecord(config.env),
+      ...(config.cwd ? { cwd: expand(config.cwd) } : {}),
+    }
+    : { ...config, url: expand(config.url), headers: expandRecord(config.headers) };
+  return { value, missing: [...missing] };
+}
+
+/** A short human description: the command line or the URL. */
+export function describeServerConfig(config: McpServerConfig): string {
+  return config.type === "stdio"
+    ? [config.command, ...config.args].join(" ")
+    : `${config.type} ${config.url}`;
+}

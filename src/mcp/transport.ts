@@ -1,0 +1,44 @@
+/** Builds the SDK client transport for a server config, keeping the tail of a stdio server's stderr. */
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpServerConfig } from "./config.ts";
+
+const STDERR_TAIL_CHARS = 2_000;
+
+export interface OpenedTransport {
+  transport: Transport;
+  /** The last lines a stdio server wrote to stderr: often the reason it failed. */
+  stderrTail(): string;
+}
+
+export function openTransport(config: McpServerConfig, workspace: string): OpenedTransport {
+  switch (config.type) {
+    case "stdio": {
+      const transport = new StdioClientTransport({
+        command: config.command,
+        args: config.args,
+        env: { ...getDefaultEnvironment(), ...config.env },
+        cwd: config.cwd ?? workspace,
+        stderr: "pipe",
+      });
+      let tail = "";
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        tail = (tail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+      });
+      return { transport, stderrTail: () => tail.trim() };
+    }
+    case "http": {
+      const init = { requestInit: { headers: config.headers } };
+      return {
+        transport: new StreamableHTTPClientTransport(new URL(config.url), init),
+        stderrTail: () => "",
+      };
+    }
+    case "sse": {
+      const init = { requestInit: { headers: config.headers } };
+      return { transport: new SSEClientTransport(new URL(config.url), init), stderrTail: () => "" };
+    }
+  }
+}

@@ -1,0 +1,346 @@
+/**
+ * The decision: one pure, synchronous function for every caller. deny > ask > allow across all
+ * sources; then the mode and the tool's own answer. Every decision says what made it.
+ */
+import type { CompiledRule } from "./compile-rule.ts";
+import { stripAssignments } from "./command-pattern.ts";
+import { type CallFacts, factsOf } from "./facts.ts";
+import { ACCEPT_EDITS_COMMANDS, EDIT_TOOLS, isProtectedPath } from "./modes.ts";
+import { isInside } from "./path-glob.ts";
+import type { Policy } from "./policy.ts";
+import type { Decision, DecisionRequest, Effect, MatchedRule, PathAccess } from "./types.ts";
+
+/** One Bash sub-command as rules see it. */
+export interface CommandTarget {
+  /** Wrappers and safe assignments stripped: what allow rules match. */
+  text: string;
+  /** Every leading assignment stripped too: what deny and ask rules match. */
+  bareText: string;
+  argv: string[];
+  hasUnsafeEnv: boolean;
+  noAutoAllow: string[];
+}
+
+interface Hit {
+  rule: CompiledRule;
+  /** The whole call matched (call-scoped rules outside Bash). */
+  whole: boolean;
+  commands: ReadonlySet<number>;
+  paths: ReadonlySet<number>;
+}
+
+/** Without the analyzer's split, shell operators mean the string is not one simple command. */
+const SHELL_SYNTAX = /[;&|<>`\n]|\$\(/;
+
+export function decide(request: DecisionRequest, policy: Policy): Decision {
+  const result = emptyDecision(request);
+  if (policy.state.failClosed) return finish(result, "deny", policy.state.failClosed);
+  let mode = request.mode;
+  if (mode === "bypassPermissions" && policy.state.bypassDisabledBy) {
+    mode = "default";
+    result.warnings.push(
+      `bypassPermissions is disabled by ${policy.state.bypassDisabledBy}; deciding as default`,
+    );
+  }
+  const commands = commandTargets(request);
+  const facts = factsOf(request, policy.state.home, commands);
+  const hits = matchRules(request, policy, commands, facts);
+
+  const untrusted = hits.filter((h) => h.rule.meta.effect === "allow" && !h.rule.trusted);
+  result.untrusted = untrusted.map((h) => h.rule.meta);
+  const live = hits.filter((h) => h.rule.trusted || h.rule.meta.effect !== "allow");
+  const denies = live.filter((h) => h.rule.meta.effect === "deny");
+  const asks = live.filter((h) => h.rule.meta.effect === "ask");
+  const allows = live.filter((h) => h.rule.meta.effect === "allow");
+  const bash = request.bash;
+  if (bash) result.warnings.push(...bash.warnings);
+  const ask = (reason: string, matched: Hit[] = []) =>
+    mode === "dontAsk"
+      ? finish(result, "deny", `${reason} (dontAsk mode turns every ask into a denial)`, matched)
+      : finish(result, "ask", reason, matched);
+  const hardAsk = (reason: string, matched: Hit[] = []) => {
+    const decided = ask(reason, matched);
+    if (decided.decision === "ask") decided.hardAsk = true;
+    return decided;
+  };
+
+  if (denies.length > 0) {
+    result.overridden = [...asks, ...allows].map((h) => h.rule.meta);
+    return finish(result, "deny", ruleReason(denies[0]!.rule, allows[0]?.rule), denies);
+  }
+  if (request.permission?.behavior === "deny") {
+    return finish(result, "deny", request.permission.message);
+  }
+  if (asks.length > 0) {
+    result.overridden = allows.map((h) => h.rule.meta);
+    return hardAsk(ruleReason(asks[0]!.rule, allows[0]?.rule), asks);
+  }
+  if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
+  const catastrophic = catastrophicOf(request);
+  if (catastrophic.length > 0) return hardAsk(`never run without asking: ${catastrophic.join("; ")}`);
+
+  const writes = request.paths.filter((p) => p.access === "write");
+  const protectedWrite = writes.find((p) =>
+    isProtectedPath(p.path) || (p.target && isProtectedPath(p.target))
+  );
+  if (mode !== "bypassPermissions" && protectedWrite) {
+    return hardAsk(`${protectedWrite.path} is a protected path: writes to it always ask`);
+  }
+  if (mode === "plan" && !request.readOnly) {
+    return finish(
+      result,
+      "deny",
+      `plan mode runs read-only calls only; ${request.tool} here is not read-only`,
+    );
+  }
+  if (mode === "bypassPermissions") {
+    return finish(result, "allow", "bypassPermissions mode (no deny rule matched)");
+  }
+
+  if (request.tool === "Bash" && !bash && SHELL_SYNTAX.test(commandString(request))) {
+    return ask("compound or redirected command and no Bash analysis: allow rules cannot approve it");
+  }
+  if (bash && (bash.checks.length > 0 || bash.parse !== "simple")) {
+    result.checks = bash.checks.map((c) => c.id);
+    result.suggestions = [];
+    const why = bash.checks.length > 0
+      ? bash.checks.map((c) => c.message).join("; ")
+      : `the command could not be analysed (${bash.parse})`;
+    return hardAsk(`${why}: allow rules cannot approve this command`);
+  }
+
+  const workspace = [request.cwd, ...request.additionalDirs];
+  const inWorkspace = (p: PathAccess) => workspace.some((dir) => isInside(p.path, dir));
+  const coverage = allowCoverage(request, commands, allows);
+  const outsideWrite = request.paths.some((p, i) =>
+    p.access === "write" && !inWorkspace(p) && !coverage.paths.has(i)
+  );
+  if (coverage.complete && !(request.tool === "Bash" && outsideWrite)) {
+    return finish(result, "allow", allowReason(coverage.hits), coverage.hits);
+  }
+  if (request.permission?.behavior === "allow") {
+    return finish(result, "allow", request.permission.reason ?? `${request.tool} allows this call itself`);
+  }
+  if (request.permission?.behavior === "ask") return ask(request.permission.message);
+
+  suggest(result, request);
+  const outside = request.paths.find((p, i) => !inWorkspace(p) && !coverage.paths.has(i));
+  if (outside) {
+    const verb = outside.access === "read" ? "read" : "write";
+    return ask(
+      `${request.tool} would ${verb} ${outside.path}, outside the workspace (${workspace.join(", ")})`,
+    );
+  }
+  if (request.readOnly) {
+    const pathAllows = allows.filter((h) => h.paths.size > 0);
+    const by = pathAllows.length > 0 ? `; paths outside it ${allowReason(pathAllows)}` : "";
+    return finish(result, "allow", `read-only ${request.tool} call inside the workspace${by}`, pathAllows);
+  }
+  if (mode === "acceptEdits" && isEdit(request, commands)) {
+    return finish(result, "allow", "acceptEdits mode: file edits inside the workspace run without asking");
+  }
+  const uncovered = commands.filter((_, i) => !coverage.commands.has(i));
+  if (request.tool === "Bash" && commands.length > 1 && uncovered.length > 0) {
+    return ask(`part of this compound command needs approval: ${uncovered.map((c) => c.text).join("; ")}`);
+  }
+  return ask(`no rule allows this ${request.tool} call, and it is not read-only inside the workspace`);
+}
+
+function emptyDecision(request: DecisionRequest): Decision {
+  return {
+    tool: request.tool,
+    decision: "ask",
+    reason: "",
+    matched: [],
+    checks: [],
+    warnings: [],
+    suggestions: [],
+    overridden: [],
+    untrusted: [],
+  };
+}
+
+function finish(result: Decision, decision: Effect, reason: string, matched: Hit[] = []): Decision {
+  result.decision = decision;
+  result.reason = reason;
+  result.matched = unique(matched.map((h) => h.rule.meta));
+  if (decision !== "ask") result.suggestions = [];
+  return result;
+}
+
+function unique(rules: MatchedRule[]): MatchedRule[] {
+  return rules.filter((r, i) => rules.indexOf(r) === i);
+}
+
+/** Sub-commands for Bash: the analyzer's split, or the whole string as one command until it is wired. */
+export function commandTargets(request: DecisionRequest): CommandTarget[] {
+  if (request.tool !== "Bash") return [];
+  if (request.bash && request.bash.commands.length > 0) {
+    return request.bash.commands.map((c) => ({
+      text: c.ruleText,
+      bareText: stripAssignments(c.ruleText),
+      argv: c.argv,
+      hasUnsafeEnv: c.hasUnsafeEnv,
+      noAutoAllow: c.noAutoAllow,
+    }));
+  }
+  const text = commandString(request).trim();
+  return [{
+    text,
+    bareText: stripAssignments(text),
+    argv: text.split(/\s+/),
+    hasUnsafeEnv: false,
+    noAutoAllow: [],
+  }];
+}
+
+/** The Bash command string of a request (input `{command}`, or a bare string from `toolrt check`). */
+export function commandString(request: Pick<DecisionRequest, "input" | "bash">): string {
+  if (request.bash) return request.bash.command;
+  const input = request.input as { command?: unknown } | string | null;
+  return typeof input === "string" ? input : typeof input?.command === "string" ? input.command : "";
+}
+
+function matchRules(
+  request: DecisionRequest,
+  policy: Policy,
+  commands: CommandTarget[],
+  facts: CallFacts,
+): Hit[] {
+  const input = (request.input !== null && typeof request.input === "object" ? request.input : {}) as Record<
+    string,
+    unknown
+  >;
+  const hits: Hit[] = [];
+  const isBash = request.tool === "Bash";
+  for (const rule of policy.rulesFor(request.tool)) {
+    if (rule.inputTest && !rule.inputTest(input)) continue;
+    if (!isBash) {
+      if (rule.scope === "call" && (!rule.when || rule.when(facts.call()))) {
+        hits.push({ rule, whole: true, commands: NONE, paths: NONE });
+      }
+      continue;
+    }
+    let matched: Set<number> | undefined;
+    commands.forEach((command, i) => {
+      if (commandMatches(rule, command) && (!rule.when || rule.when(facts.forCommand(i)))) {
+        (matched ??= new Set()).add(i);
+      }
+    });
+    if (matched) hits.push({ rule, whole: false, commands: matched, paths: NONE });
+  }
+  if (request.paths.length === 0) return hits;
+  const candidates = request.paths.flatMap((p) => (p.target ? [p.path, p.target] : [p.path]));
+  for (const rule of policy.pathRulesFor(candidates)) {
+    if (rule.toolFilter && !rule.toolFilter(request.tool)) continue;
+    let matched: Set<number> | undefined;
+    request.paths.forEach((access, i) => {
+      if (pathMatches(rule, access) && (!rule.when || rule.when(facts.forPath(i)))) {
+        (matched ??= new Set()).add(i);
+      }
+    });
+    if (matched) hits.push({ rule, whole: false, commands: NONE, paths: matched });
+  }
+  return hits;
+}
+
+const NONE: ReadonlySet<number> = new Set();
+
+function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
+  if (!rule.command) return true;
+  if (rule.meta.effect !== "allow") {
+    return rule.command.regex.test(command.bareText) || rule.command.regex.test(command.text);
+  }
+  if (command.hasUnsafeEnv) return false;
+  if (rule.command.isPrefix && command.noAutoAllow.length > 0) return false;
+  return rule.command.regex.test(command.text);
+}
+
+/**
+ * `Read(...)` rules govern reads; their deny and ask also block writes there. `Edit(...)` rules
+ * govern writes; their allow also grants reads. Allow needs a symlink and its target to match,
+ * deny and ask either.
+ */
+function pathMatches(rule: CompiledRule, access: PathAccess): boolean {
+  const { family, regex, prefix } = rule.path!;
+  const isAllow = rule.meta.effect === "allow";
+  const applies = family === "read"
+    ? access.access === "read" || !isAllow
+    : access.access === "write" || isAllow;
+  if (!applies) return false;
+  const test = (path: string) => path.startsWith(prefix) && regex.test(path);
+  const pathHit = test(access.path);
+  if (access.target === undefined) return pathHit;
+  return isAllow ? pathHit && test(access.target) : pathHit || test(access.target);
+}
+
+interface Coverage {
+  complete: boolean;
+  hits: Hit[];
+  commands: ReadonlySet<number>;
+  paths: ReadonlySet<number>;
+}
+
+/** Do the allow rules cover the whole call: every sub-command, or the call, or every path? */
+function allowCoverage(request: DecisionRequest, commands: CommandTarget[], allows: Hit[]): Coverage {
+  const covered = { commands: new Set<number>(), paths: new Set<number>() };
+  for (const hit of allows) {
+    hit.commands.forEach((i) => covered.commands.add(i));
+    hit.paths.forEach((i) => covered.paths.add(i));
+  }
+  const whole = allows.filter((h) => h.whole);
+  if (request.tool !== "Bash" && whole.length > 0) return { complete: true, hits: whole, ...covered };
+  if (request.tool === "Bash") {
+    const complete = commands.length > 0 && commands.every((_, i) => covered.commands.has(i));
+    return { complete, hits: allows.filter((h) => h.commands.size > 0), ...covered };
+  }
+  const complete = request.paths.length > 0 && request.paths.every((_, i) => covered.paths.has(i));
+  return { complete, hits: allows.filter((h) => h.paths.size > 0), ...covered };
+}
+
+function isEdit(request: DecisionRequest, commands: CommandTarget[]): boolean {
+  if (EDIT_TOOLS.has(request.tool)) return true;
+  return request.tool === "Bash" && commands.length > 0 &&
+    commands.every((c) => ACCEPT_EDITS_COMMANDS.has(c.argv[0] ?? ""));
+}
+
+/** Critical-path commands the analyzer flags: never approved by a rule, a hook or a mode. */
+function catastrophicOf(request: DecisionRequest): string[] {
+  const list = (request.bash as { catastrophic?: unknown[] } | undefined)?.catastrophic ?? [];
+  return list.map((item) =>
+    typeof item === "string" ? item : (item as { message?: string })?.message ?? JSON.stringify(item)
+  );
+}
+
+function describeRule(meta: MatchedRule): string {
+  return `${meta.rule} (rule ${meta.id}, ${meta.source}: ${meta.file})`;
+}
+
+const EFFECT_VERB: Record<Effect, string> = { allow: "allows", ask: "asks", deny: "denies" };
+
+/** The reason a deny or ask rule gives, saying so when it beat a narrower allow. */
+function ruleReason(winner: CompiledRule, beatenAllow: CompiledRule | undefined): string {
+  const verb = EFFECT_VERB[winner.meta.effect];
+  const base = beatenAllow
+    ? `${beatenAllow.meta.rule} allowed by ${beatenAllow.meta.source}, but ${winner.meta.rule} ${verb} from ${winner.meta.source}`
+    : `${winner.meta.effect === "deny" ? "denied" : "asks"} by ${describeRule(winner.meta)}`;
+  return winner.reason ? `${winner.reason} — ${base}` : base;
+}
+
+function allowReason(hits: Hit[]): string {
+  return `allowed by ${hits.map((h) => describeRule(h.rule.meta)).join(" and ")}`;
+}
+
+function suggest(result: Decision, request: DecisionRequest): void {
+  if (request.bash) {
+    result.suggestions = [...request.bash.suggestions];
+    return;
+  }
+  const outsideRead = request.paths.find((p) => p.access === "read");
+  if (outsideRead && request.tool !== "Bash") {
+    const dir = outsideRead.path.slice(0, outsideRead.path.lastIndexOf("/")) || "/";
+    result.suggestions = [`Read(/${dir}/**)`];
+    return;
+  }
+  if (request.tool !== "Bash" && request.paths.length === 0) result.suggestions = [request.tool];
+}

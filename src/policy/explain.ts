@@ -1,0 +1,34 @@
+/** Decisions in words: the one line `toolrt check` prints, and the JSON shape of cli.md. */
+import type { Decision, MatchedRule } from "./types.ts";
+
+/** The `toolrt check --json` object (cli.md field names; extra fields are additions). */
+export function decisionJson(decision: Decision): Record<string, unknown> {
+  return {
+    tool: decision.tool,
+    decision: decision.decision,
+    reason: decision.reason,
+    matched: decision.matched,
+    checks: decision.checks,
+    warnings: decision.warnings,
+    suggestions: decision.suggestions,
+    overridden: decision.overridden,
+    untrusted: decision.untrusted,
+  };
+}
+
+function ruleWords(rule: MatchedRule): string {
+  return `${rule.rule} [${rule.id}] from ${rule.source} (${rule.file})`;
+}
+
+/** `deny  Bash: rm -rf / — ...` and, when useful, lines for lost and ignored allows and warnings. */
+export function decisionLines(decision: Decision, subject: string): string[] {
+  const lines = [`${decision.decision}: ${subject} — ${decision.reason}`];
+  for (const rule of decision.matched) lines.push(`  decided by ${ruleWords(rule)}`);
+  for (const rule of decision.overridden) lines.push(`  overridden: ${ruleWords(rule)}`);
+  for (const rule of decision.untrusted) {
+    lines.push(`  ignored: ${ruleWords(rule)} — the workspace is not trusted (toolrt trust)`);
+  }
+  for (const warning of decision.warnings) lines.push(`  warning: ${warning}`);
+  if (decision.suggestions.length > 0) lines.push(`  to allow: ${decision.suggestions.join(", ")}`);
+  return lines;
+}

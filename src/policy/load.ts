@@ -1,0 +1,300 @@
+/**
+ * Loads every policy source into one compiled Policy:
+ * managed → user → project → local → flag → cli → session → claude → embedded default.
+ * A broken file never becomes an empty policy: the result denies every call and names the file.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import defaultPolicy from "../../policy/default.json" with { type: "json" };
+import type { PermissionMode } from "../tool/types.ts";
+import { compileClaudeSettings } from "./claude-settings.ts";
+import type { CompiledRule } from "./compile-rule.ts";
+import { FileProblem } from "./json-position.ts";
+import type { PathAnchors } from "./path-glob.ts";
+import { type CompiledFile, compilePolicyText, type FileContext } from "./policy-file.ts";
+import { type LoadedFile, Policy } from "./policy.ts";
+import { compileRuleList, type ListedRule } from "./rule-list.ts";
+import { grantsFile, readGrants } from "./session-grants.ts";
+import { isTrusted } from "./trust.ts";
+import type { Effect } from "./types.ts";
+
+export interface LoadOptions {
+  /** Workspace root. */
+  cwd: string;
+  stateDir: string;
+  /** `--policy FILE` (the flag source). */
+  flagFiles?: string[];
+  /** `--allow/--ask/--deny RULE` (the cli source). */
+  cliRules?: Partial<Record<Effect, string[]>>;
+  /** The mode the caller starts in: a managed ban on bypassPermissions is reported at load. */
+  mode?: PermissionMode;
+  /** Also read Claude Code settings (also switched on by `"claudeSettings": true` in a policy file). */
+  claudeSettings?: boolean;
+  /** HOME, XDG_CONFIG_HOME, CLAUDE_CONFIG_DIR, TOOLRT_MANAGED_POLICY; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  platform?: NodeJS.Platform;
+}
+
+export interface LoadResult {
+  policy: Policy;
+  /** Broken user, project, local, flag, cli, session or Claude files: `policy` denies every call. */
+  errors: FileProblem[];
+  /** A broken managed policy: `policy` denies every call, naming the file. */
+  managedErrors: FileProblem[];
+  /** Rules that are skipped, settings that have no effect where they are, sources a lock ignored. */
+  warnings: string[];
+}
+
+export const EMBEDDED_DEFAULT_FILE = "<embedded>/policy/default.json";
+export const EMBEDDED_DEFAULT_TEXT = `${JSON.stringify(defaultPolicy, null, 2)}\n`;
+
+/** Where the managed policy lives: `TOOLRT_MANAGED_POLICY` (a file or a directory) or the system dir. */
+export function managedPolicyFiles(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform,
+): string[] {
+  const override = env.TOOLRT_MANAGED_POLICY;
+  if (override && isFile(override)) return [resolve(override)];
+  const dir = override
+    ? resolve(override)
+    : platform === "darwin"
+    ? "/Library/Application Support/toolrt"
+    : "/etc/toolrt";
+  const main = join(dir, "managed-policy.json");
+  const dropIns = join(dir, "managed-policy.d");
+  let extra: string[] = [];
+  try {
+    extra = readdirSync(dropIns).filter((f) => f.endsWith(".json") && !f.startsWith(".")).sort()
+      .map((f) => join(dropIns, f));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") extra = [dropIns];
+  }
+  return [...(exists(main) ? [main] : []), ...extra];
+}
+
+export function userPolicyFile(env: Record<string, string | undefined>): string {
+  const config = env.XDG_CONFIG_HOME || join(homeOf(env), ".config");
+  return join(config, "toolrt", "policy.json");
+}
+
+export function projectPolicyFile(cwd: string): string {
+  return join(resolve(cwd), ".toolrt", "policy.json");
+}
+
+export function localPolicyFile(cwd: string): string {
+  return join(resolve(cwd), ".toolrt", "policy.local.json");
+}
+
+export function loadPolicy(options: LoadOptions): LoadResult {
+  const env = options.env ?? process.env;
+  const cwd = resolve(options.cwd);
+  const home = homeOf(env);
+  const trusted = isTrusted(options.stateDir, cwd);
+  const errors: FileProblem[] = [];
+  const warnings: string[] = [];
+  const files: LoadedFile[] = [];
+  const rules: CompiledRule[] = [];
+  const anchorsAt = (sourceBase: string): PathAnchors => ({ cwd, home, sourceBase });
+
+  const take = (compiled: CompiledFile | undefined) => {
+    if (!compiled) return undefined;
+    errors.push(...compiled.errors);
+    warnings.push(...compiled.warnings.map((w) => w.message));
+    if (compiled.loaded) {
+      files.push(compiled.loaded);
+      rules.push(...compiled.loaded.rules);
+    }
+    return compiled;
+  };
+  const readPolicy = (file: string, context: FileContext, required = false) =>
+    take(readText(file, errors, required, (text) => compilePolicyText(file, text, context)));
+
+  let lockedBy: string | undefined;
+  let bypassDisabledBy: string | undefined;
+  let wantsClaude = options.claudeSettings === true;
+  const note = (compiled: CompiledFile | undefined) => {
+    if (compiled?.spec?.claudeSettings === true) wantsClaude = true;
+    return compiled;
+  };
+  for (const file of managedPolicyFiles(env, options.platform ?? process.platform)) {
+    const compiled = readPolicy(file, {
+      source: "managed",
+      anchors: anchorsAt(dirname(file)),
+      trusted: true,
+    });
+    if (compiled?.spec?.lock) lockedBy ??= file;
+    if (compiled?.spec?.disableBypassPermissions) bypassDisabledBy ??= file;
+  }
+  const managedErrors = errors.splice(0);
+
+  if (lockedBy) {
+    warnings.push(`the managed policy ${lockedBy} is locked: only managed rules apply`);
+  } else {
+    const userFile = userPolicyFile(env);
+    const sources: [string, FileContext][] = [
+      [userFile, { source: "user", anchors: anchorsAt(dirname(userFile)), trusted: true }],
+      [projectPolicyFile(cwd), { source: "project", anchors: anchorsAt(cwd), trusted }],
+      [localPolicyFile(cwd), { source: "local", anchors: anchorsAt(cwd), trusted }],
+    ];
+    for (const [file, context] of sources) note(readPolicy(file, context));
+    for (const flag of options.flagFiles ?? []) {
+      const file = resolve(cwd, flag);
+      const context: FileContext = { source: "flag", anchors: anchorsAt(dirname(file)), trusted: true };
+      note(readPolicy(file, context, true));
+    }
+    rules.push(...cliRules(options.cliRules ?? {}, anchorsAt(cwd), errors, warnings));
+    rules.push(...sessionRules(options.stateDir, cwd, anchorsAt(cwd), errors, warnings));
+    if (wantsClaude) rules.push(...claudeRules(env, cwd, home, trusted, errors, warnings));
+    const embedded = compilePolicyText(EMBEDDED_DEFAULT_FILE, EMBEDDED_DEFAULT_TEXT, {
+      source: "default",
+      anchors: anchorsAt(cwd),
+      trusted: true,
+    });
+    take(embedded);
+  }
+  if (options.mode === "bypassPermissions" && bypassDisabledBy) {
+    warnings.push(
+      `bypassPermissions is disabled by the managed policy ${bypassDisabledBy}; calls are decided as in default mode`,
+    );
+  }
+  const failClosed = managedErrors[0]
+    ? `the managed policy is broken (${
+      managedErrors[0].message
+    }); every tool call is denied until it is fixed`
+    : errors[0]
+    ? `a policy file is broken (${
+      errors[0].message
+    }); every tool call is denied until it is fixed (see toolrt policy validate)`
+    : undefined;
+  const policy = new Policy(rules, {
+    trusted,
+    home,
+    files,
+    ...(failClosed ? { failClosed } : {}),
+    ...(lockedBy ? { lockedBy } : {}),
+    ...(bypassDisabledBy ? { bypassDisabledBy } : {}),
+  });
+  return { policy, errors, managedErrors, warnings };
+}
+
+function cliRules(
+  given: Partial<Record<Effect, string[]>>,
+  anchors: PathAnchors,
+  errors: FileProblem[],
+  warnings: string[],
+): CompiledRule[] {
+  const listed: ListedRule[] = [];
+  for (const effect of ["deny", "ask", "allow"] as const) {
+    (given[effect] ?? []).forEach((rule, i) => listed.push({ rule, effect, id: `--${effect}[${i}]` }));
+  }
+  const { rules, problems } = compileRuleList(listed, {
+    source: "cli",
+    file: "command line",
+    anchors,
+    trusted: true,
+  });
+  for (const problem of problems) {
+    const { id, rule } = listed[problem.index]!;
+    const message = `${id.replace(/\[\d+\]$/, "")} ${JSON.stringify(rule)}: ${problem.message}`;
+    if (problem.skipped) warnings.push(message);
+    else errors.push(new FileProblem("command line", 1, problem.column ?? 1, message));
+  }
+  return rules;
+}
+
+function sessionRules(
+  stateDir: string,
+  cwd: string,
+  anchors: PathAnchors,
+  errors: FileProblem[],
+  warnings: string[],
+): CompiledRule[] {
+  const file = grantsFile(stateDir, cwd);
+  let grants;
+  try {
+    grants = readGrants(stateDir, cwd);
+  } catch (error) {
+    errors.push(new FileProblem(file, 1, 1, `cannot read session grants: ${(error as Error).message}`));
+    return [];
+  }
+  const listed = grants.map((g, i) => ({ rule: g.rule, effect: g.effect, id: `session-${i + 1}` }));
+  const { rules, problems } = compileRuleList(listed, { source: "session", file, anchors, trusted: true });
+  warnings.push(...problems.map((p) => `${file}: ${p.message}`));
+  return rules;
+}
+
+function claudeRules(
+  env: Record<string, string | undefined>,
+  cwd: string,
+  home: string,
+  trusted: boolean,
+  errors: FileProblem[],
+  warnings: string[],
+): CompiledRule[] {
+  const userDir = env.CLAUDE_CONFIG_DIR || join(home, ".claude");
+  const settings: [string, string, boolean][] = [
+    [join(userDir, "settings.json"), userDir, true],
+    [join(cwd, ".claude", "settings.json"), cwd, trusted],
+    [join(cwd, ".claude", "settings.local.json"), cwd, trusted],
+  ];
+  const rules: CompiledRule[] = [];
+  for (const [file, sourceBase, isTrustedFile] of settings) {
+    const result = readText(
+      file,
+      errors,
+      false,
+      (text) => compileClaudeSettings(file, text, { cwd, home, sourceBase }, isTrustedFile),
+    );
+    if (!result) continue;
+    errors.push(...result.errors);
+    warnings.push(...result.warnings.map((w) => w.message));
+    rules.push(...result.rules);
+  }
+  return rules;
+}
+
+/** Reads a file; missing is fine unless required, anything else unreadable is an error. */
+function readText<T>(
+  file: string,
+  errors: FileProblem[],
+  required: boolean,
+  use: (text: string) => T,
+): T | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !required) return undefined;
+    const why = code === "ENOENT"
+      ? "no such file"
+      : code === "EISDIR"
+      ? "is a directory, expected a file"
+      : code;
+    errors.push(new FileProblem(file, 1, 1, `cannot read the policy: ${why}`));
+    return undefined;
+  }
+  return use(text);
+}
+
+function homeOf(env: Record<string, string | undefined>): string {
+  return env.HOME || homedir();
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

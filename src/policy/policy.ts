@@ -1,0 +1,144 @@
+/** A loaded, compiled policy: every rule of every source, indexed by tool name for fast decisions. */
+import type { CompiledRule } from "./compile-rule.ts";
+import type { HooksConfig } from "./hooks-schema.ts";
+import type { PolicyTestSpec } from "./schema.ts";
+import type { SourceName } from "./types.ts";
+
+/** One policy file that was read, kept for `toolrt policy test` and `validate`. */
+export interface LoadedFile {
+  source: SourceName;
+  file: string;
+  rules: CompiledRule[];
+  tests: PolicyTestSpec[];
+  /** Where the file's tests sit, for messages: `tests[i]` → line. */
+  testLines: number[];
+  /** Hooks the file configures (only from trusted sources). */
+  hooks?: HooksConfig;
+}
+
+export interface PolicyState {
+  /** Set when the policy must deny every call (a broken managed or other policy file). */
+  failClosed?: string;
+  /** The managed file that disables bypassPermissions mode, if any. */
+  bypassDisabledBy?: string;
+  /** The managed file that locks the policy to managed rules, if any. */
+  lockedBy?: string;
+  trusted: boolean;
+  home: string;
+  files: LoadedFile[];
+}
+
+/** Sources from the most to the least authoritative; decisions list matched rules in this order. */
+export const SOURCE_ORDER: readonly SourceName[] = [
+  "managed",
+  "cli",
+  "flag",
+  "local",
+  "project",
+  "user",
+  "session",
+  "claude",
+  "default",
+];
+
+export class Policy {
+  /** Path rules apply by the kind of access, whatever the tool. */
+  readonly pathRules: CompiledRule[];
+  private readonly byName = new Map<string, CompiledRule[]>();
+  private readonly globbed: CompiledRule[] = [];
+  private readonly cache = new Map<string, CompiledRule[]>();
+  /** Path rules by the literal directory their glob starts with. */
+  private readonly byDir = new Map<string, CompiledRule[]>();
+  private readonly position = new Map<CompiledRule, number>();
+
+  readonly rules: CompiledRule[];
+
+  constructor(rules: CompiledRule[], readonly state: PolicyState) {
+    this.rules = [...rules].sort((a, b) =>
+      SOURCE_ORDER.indexOf(a.meta.source) - SOURCE_ORDER.indexOf(b.meta.source)
+    );
+    this.pathRules = this.rules.filter((r) => r.scope === "path");
+    this.rules.forEach((rule, i) => this.position.set(rule, i));
+    for (const rule of this.pathRules) {
+      const dir = rule.path!.prefix;
+      const list = this.byDir.get(dir) ?? [];
+      list.push(rule);
+      this.byDir.set(dir, list);
+    }
+    for (const rule of this.rules) {
+      if (rule.scope === "path") continue;
+      if (!rule.toolNames) {
+        this.globbed.push(rule);
+        continue;
+      }
+      for (const name of rule.toolNames) {
+        const list = this.byName.get(name) ?? [];
+        list.push(rule);
+        this.byName.set(name, list);
+      }
+    }
+  }
+
+  /**
+   * Deny rules that cover whole tools (no specifier, input test or condition): the pool removes
+   * those tools before the model sees them.
+   */
+  blanketDenies(): { rule: string; source: string; covers: (toolName: string) => boolean }[] {
+    return this.rules
+      .filter((r) => r.meta.effect === "deny" && r.scope === "call" && !r.inputTest && !r.when)
+      .map((r) => ({
+        rule: r.meta.rule,
+        source: r.meta.file ? `${r.meta.source} (${r.meta.file})` : r.meta.source,
+        covers: (name: string) => r.coversTool(name) && (r.toolFilter?.(name) ?? true),
+      }));
+  }
+
+  /** Every file's hooks in source order (managed first): all of them run, as in Claude Code. */
+  hooks(): HooksConfig {
+    const merged: HooksConfig = {};
+    for (const source of SOURCE_ORDER) {
+      for (const file of this.state.files) {
+        if (file.source !== source || !file.hooks) continue;
+        for (
+          const [event, groups] of Object.entries(file.hooks) as [
+            keyof HooksConfig,
+            HooksConfig[keyof HooksConfig],
+          ][]
+        ) {
+          merged[event] = [...(merged[event] ?? []), ...(groups ?? [])];
+        }
+      }
+    }
+    return merged;
+  }
+
+  /** Call- and command-scoped rules covering this tool, in source order. */
+  rulesFor(tool: string): CompiledRule[] {
+    let rules = this.cache.get(tool);
+    if (!rules) {
+      const named = new Set(this.byName.get(tool) ?? []);
+      rules = this.rules.filter((r) => named.has(r) || (this.globbed.includes(r) && r.coversTool(tool)));
+      this.cache.set(tool, rules);
+    }
+    return rules;
+  }
+
+  /** Path rules that could match any of these absolute paths (their directory is an ancestor), in order. */
+  pathRulesFor(paths: readonly string[]): CompiledRule[] {
+    const found = new Set<CompiledRule>();
+    for (const path of paths) {
+      let end = 0;
+      while (end !== -1) {
+        for (const rule of this.byDir.get(path.slice(0, end)) ?? []) found.add(rule);
+        end = path.indexOf("/", end + 1);
+      }
+      for (const rule of this.byDir.get(path) ?? []) found.add(rule);
+    }
+    return [...found].sort((a, b) => this.position.get(a)! - this.position.get(b)!);
+  }
+
+  /** The same policy with more rules (session grants added while running). */
+  withRules(more: CompiledRule[]): Policy {
+    return new Policy([...this.rules, ...more], this.state);
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Builds the one request `decide` reads. `toolrt check`, the pipeline, `serve`, `hook` and the agent
+ * all go through `buildRequest`, so the same call gets the same facts wherever it comes from.
+ */
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import type { BashAnalysis } from "../bash/types.ts";
+import type { AnyTool, PermissionMode, PermissionResult, ToolContext } from "../tool/types.ts";
+import { EDIT_TOOLS, READ_TOOLS } from "./modes.ts";
+import { isInside } from "./path-glob.ts";
+import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
+
+export interface CallDescription {
+  tool: string;
+  input: unknown;
+  cwd: string;
+  additionalDirs?: string[];
+  mode?: PermissionMode;
+  agent?: { depth: number; type?: string };
+  bash?: BashAnalysis;
+  /** For `~` in paths; defaults to the user's home. */
+  home?: string;
+}
+
+export interface RequestOptions {
+  /** Resolves symlinks; injectable for tests. Returns undefined when the path cannot be resolved. */
+  realpath?: (path: string) => string | undefined;
+}
+
+/** Input fields that name the file a built-in tool touches (claude-code-compat.md §1). */
+const PATH_FIELDS = ["file_path", "notebook_path", "path"] as const;
+
+export function buildRequest(
+  call: CallDescription,
+  facts: ToolFacts = {},
+  options: RequestOptions = {},
+): DecisionRequest {
+  const home = call.home ?? homedir();
+  const realpath = options.realpath ?? realTarget;
+  const cwd = resolve(call.cwd);
+  // A workspace reached through a symlink is not a symlinked file: judge targets relative to it.
+  const realCwd = realpath(cwd) ?? cwd;
+  const targetOf = (path: string): string | undefined => {
+    const target = realpath(path);
+    return target && realCwd !== cwd && isInside(target, realCwd)
+      ? cwd + target.slice(realCwd.length)
+      : target;
+  };
+  const readOnly = facts.readOnly ?? false;
+  const raw = call.tool === "Bash" ? bashPaths(call.bash) : otherPaths(call, facts, readOnly);
+  const paths = raw.map((access): PathAccess => {
+    const path = absolute(access.path, call.cwd, home);
+    const target = targetOf(path);
+    return target && target !== path ? { ...access, path, target } : { ...access, path };
+  });
+  return {
+    tool: call.tool,
+    input: call.input,
+    cwd,
+    additionalDirs: (call.additionalDirs ?? []).map((dir) => absolute(dir, call.cwd, home)),
+    mode: call.mode ?? "default",
+    agent: call.agent ?? { depth: 0 },
+    readOnly: call.tool === "Bash" ? call.bash?.readOnly ?? false : readOnly,
+    paths,
+    ...(facts.permission && facts.permission.behavior !== "passthrough"
+      ? { permission: facts.permission }
+      : {}),
+    ...(facts.requiresUserInteraction ? { requiresUserInteraction: true } : {}),
+    ...(call.bash ? { bash: call.bash } : {}),
+  };
+}
+
+/** What a Tool object says about this input: the facts `check` and the pipeline pass to `buildRequest`. */
+export async function factsFromTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolFacts> {
+  return toolFacts(tool, input, ctx, await tool.checkPermissions(input, ctx));
+}
+
+/** The same facts when the tool's permission answer is already known (the pipeline asked it). */
+export function toolFacts(
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolContext,
+  permission: PermissionResult,
+): ToolFacts {
+  const path = tool.getPath?.(input, ctx);
+  return { readOnly: tool.isReadOnly(input), ...(path ? { paths: [path] } : {}), permission };
+}
+
+function bashPaths(analysis: BashAnalysis | undefined): Omit<PathAccess, "target">[] {
+  return (analysis?.paths ?? []).map((p) => ({ path: p.path, access: p.access, command: p.command }));
+}
+
+function otherPaths(
+  call: CallDescription,
+  facts: ToolFacts,
+  readOnly: boolean,
+): Omit<PathAccess, "target">[] {
+  const access = READ_TOOLS.has(call.tool)
+    ? "read"
+    : EDIT_TOOLS.has(call.tool)
+    ? "write"
+    : readOnly
+    ? "read"
+    : "write";
+  const paths = facts.paths ?? pathsFromInput(call.tool, call.input);
+  return paths.map((path) => ({ path, access }));
+}
+
+/** Paths named by the input of file tools; search tools without a path search the workspace. */
+function pathsFromInput(tool: string, input: unknown): string[] {
+  if (!READ_TOOLS.has(tool) && !EDIT_TOOLS.has(tool)) return [];
+  const record = input !== null && typeof input === "object" ? input as Record<string, unknown> : {};
+  const named = PATH_FIELDS.map((field) => record[field]).filter((v): v is string => typeof v === "string");
+  if (named.length === 0 && (tool === "Grep" || tool === "Glob" || tool === "LS")) return ["."];
+  return named;
+}
+
+function absolute(path: string, cwd: string, home: string): string {
+  if (path === "~" || path.startsWith("~/")) return join(home, path.slice(1));
+  return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+}
+
+/** The real path, also for files that do not exist yet (through their nearest existing parent). */
+function realTarget(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    if (parent === path) return undefined;
+    const real = realTarget(parent);
+    return real === undefined ? undefined : join(real, basename(path));
+  }
+}

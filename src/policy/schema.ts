@@ -1,0 +1,59 @@
+/** The policy file format. `toolrt policy schema` prints its JSON Schema. */
+import { z } from "zod";
+import { hooksConfigSchema } from "./hooks-schema.ts";
+import { PERMISSION_MODES } from "./modes.ts";
+
+const effect = z.enum(["allow", "ask", "deny"]);
+const ruleStrings = z.union([z.string(), z.array(z.string()).min(1)]);
+
+export const policyRuleSchema = z.strictObject({
+  id: z.string().min(1).describe("Stable name of the rule, printed with every decision it makes"),
+  effect: effect.describe("deny beats ask beats allow, across every source"),
+  match: ruleStrings.optional().describe(
+    "Rule string(s) in Claude Code's grammar: Tool, Tool(specifier), Bash(npm run:*), Read(./src/**)",
+  ),
+  tool: ruleStrings.optional().describe(
+    "Tool name(s) or name globs the call must have; alone, it matches every call of those tools",
+  ),
+  when: z.unknown().optional().describe("JSON-Logic condition over the facts object (see policy/README.md)"),
+  reason: z.string().optional().describe("Shown to the user and the model when this rule decides"),
+  description: z.string().optional().describe("A note for readers of the policy; never shown"),
+}).refine((rule) => rule.match !== undefined || rule.tool !== undefined, {
+  message: 'a rule needs "match" (rule strings) or "tool" (tool names)',
+});
+
+export const policyTestSchema = z.strictObject({
+  name: z.string().optional(),
+  tool: z.string().min(1),
+  input: z.union([z.string(), z.record(z.string(), z.unknown())]).describe(
+    "The tool input; for Bash the command string is enough",
+  ),
+  expect: effect,
+  mode: z.enum(PERMISSION_MODES).optional(),
+  readOnly: z.boolean().optional().describe("What the tool says about this input (default: not read-only)"),
+  agent: z.strictObject({ depth: z.number().int().min(0), type: z.string().optional() }).optional(),
+});
+
+export const policyFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  description: z.string().optional(),
+  lock: z.boolean().optional().describe("Managed policy only: no rules but managed ones apply"),
+  disableBypassPermissions: z.boolean().optional().describe(
+    "Managed policy only: bypassPermissions mode acts as default mode",
+  ),
+  claudeSettings: z.boolean().optional().describe("Also read permission rules from Claude Code settings"),
+  hooks: hooksConfigSchema.optional().describe(
+    "Claude Code-style hooks (PreToolUse, PostToolUse, PostToolUseFailure); project and local files need trust",
+  ),
+  rules: z.array(policyRuleSchema).default([]),
+  tests: z.array(policyTestSchema).default([]),
+});
+
+export type PolicyRuleSpec = z.infer<typeof policyRuleSchema>;
+export type PolicyTestSpec = z.infer<typeof policyTestSchema>;
+export type PolicyFileSpec = z.infer<typeof policyFileSchema>;
+
+/** The JSON Schema of a policy file. */
+export function policyJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(policyFileSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+}

@@ -1,0 +1,90 @@
+/** The shapes policy shares with the pipeline, `toolrt check`, `serve`, `hook` and the agent. */
+import type { BashAnalysis } from "../bash/types.ts";
+import type { PermissionMode, PermissionResult } from "../tool/types.ts";
+
+export type Effect = "allow" | "ask" | "deny";
+
+/** Where a rule came from, highest first in precedence of files (deny > ask > allow across all). */
+export type SourceName =
+  | "managed"
+  | "user"
+  | "project"
+  | "local"
+  | "flag"
+  | "cli"
+  | "session"
+  | "claude"
+  | "default";
+
+/** One rule that took part in a decision, as `toolrt check --json` prints it. */
+export interface MatchedRule {
+  source: SourceName;
+  /** The file the rule was read from; for cli rules `--deny`, for session grants the grants file. */
+  file: string;
+  /** The rule string as written (`Bash(git push --force:*)`). */
+  rule: string;
+  effect: Effect;
+  id: string;
+}
+
+/** What the tool itself says about this input (from the Tool contract). */
+export interface ToolFacts {
+  /** `tool.isReadOnly(input)`; unknown means not read-only (fail closed). */
+  readOnly?: boolean;
+  /** Paths the call touches, absolute or relative to cwd (`tool.getPath`); derived from input if absent. */
+  paths?: string[];
+  /** `tool.checkPermissions(input, ctx)`, when the tool has an opinion. */
+  permission?: PermissionResult;
+  /** MCP tools whose server demands a person answer (`_meta["anthropic/requiresUserInteraction"]`). */
+  requiresUserInteraction?: boolean;
+}
+
+/** A path the call reads or writes, absolute, with its symlink target when it differs. */
+export interface PathAccess {
+  path: string;
+  access: "read" | "write";
+  /** Real path when `path` is (or goes through) a symlink; allow needs both to match, deny either. */
+  target?: string;
+  /** For Bash: the sub-command that touches the path. */
+  command?: string;
+}
+
+/** Everything `decide` looks at. Build it with `buildRequest` so every caller supplies the same facts. */
+export interface DecisionRequest {
+  tool: string;
+  input: unknown;
+  /** Workspace root. */
+  cwd: string;
+  additionalDirs: string[];
+  mode: PermissionMode;
+  agent: { depth: number; type?: string };
+  readOnly: boolean;
+  paths: PathAccess[];
+  permission?: PermissionResult;
+  requiresUserInteraction?: boolean;
+  /** The Bash analyzer's result; without it the whole command string is one sub-command, no checks. */
+  bash?: BashAnalysis;
+}
+
+export interface Decision {
+  tool: string;
+  decision: Effect;
+  reason: string;
+  /** The rules that decided (their effect is the one that won). */
+  matched: MatchedRule[];
+  /** Ids of Bash security checks that forced a prompt. */
+  checks: number[];
+  warnings: string[];
+  /** Rule strings a person could save to allow calls like this one. */
+  suggestions: string[];
+  /** Allow rules that matched but lost to a broader ask or deny. */
+  overridden: MatchedRule[];
+  /** Allow rules that matched but were ignored because the workspace is not trusted. */
+  untrusted: MatchedRule[];
+  /**
+   * An ask only a person may answer: an explicit ask rule, a security check, a catastrophic
+   * command, a protected path or a tool that needs user interaction. A PreToolUse hook's "allow"
+   * skips other asks, never these.
+   */
+  hardAsk?: true;
+}

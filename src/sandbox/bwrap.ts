@@ -1,0 +1,54 @@
+/** The bwrap command line for a mount plan. Pure: every path and descriptor comes in as data. */
+import type { MountOp, MountPlan } from "./mount-plan.ts";
+
+export interface BwrapOptions {
+  bwrapPath: string;
+  /** Working directory inside the sandbox. */
+  cwd: string;
+  /** An empty, read-only host file used to mask read-denied files. */
+  emptyFile: string;
+  /** An empty host directory used to mask read-denied directories. */
+  emptyDir: string;
+  /** Descriptor (in bwrap's process) carrying the seccomp program. */
+  seccompFd: number;
+}
+
+/** Namespaces and hardening: own user, pid, ipc, uts and network namespaces; no capabilities. */
+export const ISOLATION_ARGS: readonly string[] = [
+  "--die-with-parent",
+  "--new-session",
+  "--unshare-user",
+  "--disable-userns",
+  "--unshare-pid",
+  "--unshare-ipc",
+  "--unshare-uts",
+  "--unshare-net",
+  "--cap-drop",
+  "ALL",
+];
+
+/** `bwrap ... --` (the command follows). The host's `/` is read-only; `/dev` and `/proc` are fresh. */
+export function bwrapArgs(plan: MountPlan, options: BwrapOptions): string[] {
+  const args = [
+    options.bwrapPath,
+    ...ISOLATION_ARGS,
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+  ];
+  const sourceOf: Record<MountOp["op"], (path: string) => string> = {
+    "bind": (path) => path,
+    "ro-bind": (path) => path,
+    "mask-file": () => options.emptyFile,
+    "mask-dir": () => options.emptyDir,
+  };
+  for (const m of plan.mounts) {
+    args.push(m.op === "bind" ? "--bind" : "--ro-bind", sourceOf[m.op](m.path), m.path);
+  }
+  args.push("--seccomp", String(options.seccompFd), "--chdir", options.cwd, "--");
+  return args;
+}

@@ -1,0 +1,108 @@
+/**
+ * What to tell the model when a sandboxed command failed because of the sandbox: which path or host
+ * was blocked, why, and which narrow exception to ask for, so it asks instead of retrying blindly.
+ */
+import { join, resolve } from "node:path";
+import type { Denial } from "./proxy.ts";
+import { isWithin } from "./paths.ts";
+import type { SandboxProfile } from "./profile.ts";
+
+export interface FailureInfo {
+  /** The command's stderr (or combined output). */
+  output: string;
+  exitCode: number;
+  /** Working directory, to resolve relative paths in error messages. */
+  cwd: string;
+  denials?: Denial[];
+}
+
+const WRITE_DENIED = /Read-only file system|EROFS|Device or resource busy/;
+const ACCESS_DENIED = /Permission denied|Operation not permitted|EACCES|EPERM/;
+const NETWORK_DOWN =
+  /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH/i;
+const FORK_LIMIT = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|EAGAIN.*fork/i;
+
+/** Paths mentioned on one error line: quoted ones, path-looking words, the word before the error. */
+function pathsIn(line: string, cwd: string): string[] {
+  const quoted = [...line.matchAll(/[`'‘"]([^`'’"]+)[`'’"]/g)].map((m) => m[1]!);
+  const bare = [...line.matchAll(/(?:^|\s)((?:\/|\.\.?\/|~\/)[^\s:]+)/g)].map((m) => m[1]!);
+  const beforeError = /(\S+): (?:Read-only file system|Permission denied|Operation not permitted)/.exec(line)
+    ?.[1];
+  const candidates = [...quoted, ...bare, ...(beforeError ? [beforeError] : [])]
+    .filter((p) => p.length > 0 && !p.includes(" ") && (p.includes("/") || p.startsWith(".")));
+  return [...new Set(candidates.map((p) => resolve(cwd, p)))];
+}
+
+/** Why writing `path` is refused under `profile`, in one clause; null when it should be writable. */
+export function whyNotWritable(path: string, profile: SandboxProfile): string | null {
+  for (const root of profile.writableRoots) {
+    for (const entry of profile.protectedEntries) {
+      const protectedPath = join(root, entry.path);
+      if (path === protectedPath || isWithin(path, protectedPath)) {
+        return `${protectedPath} is a protected path (shell startup files, git hooks and config, editor ` +
+          `and agent settings stay read-only in every sandbox). Ask the user to make this change ` +
+          `themselves, outside the sandbox.`;
+      }
+    }
+  }
+  const denied = profile.denyWrite.find((d) => isWithin(path, d));
+  if (denied) return `${denied} is in the sandbox's denyWrite list. Ask the user whether it may be changed.`;
+  if (!profile.writableRoots.some((r) => isWithin(path, r))) {
+    return `${path} is outside the writable directories (${
+      profile.writableRoots.join(", ")
+    }, and $TMPDIR). ` +
+      `If the task needs it, ask for the narrow exception: allow writing ${path} (sandbox allowWrite, ` +
+      `or --allow-write ${path}), rather than turning the sandbox off.`;
+  }
+  return null;
+}
+
+/**
+ * The explanation, or null when nothing in the failure points at the sandbox.
+ *
+ * @example explainSandboxFailure({ output: "touch: cannot touch '/etc/x': Read-only file system", exitCode: 1, cwd: "/w" }, profile)
+ */
+export function explainSandboxFailure(failure: FailureInfo, profile: SandboxProfile): string | null {
+  const findings: string[] = [];
+  for (const d of failure.denials ?? []) {
+    findings.push(
+      `network access to ${d.host}:${d.port} was blocked by the sandbox proxy (not in the allow-list). ` +
+        `If the task needs it, ask for the narrow exception: allow host ${d.host} (sandbox allowNet, or ` +
+        `--allow-net ${d.host}).`,
+    );
+  }
+  for (const line of failure.output.split("\n")) {
+    if (WRITE_DENIED.test(line) || ACCESS_DENIED.test(line)) {
+      for (const path of pathsIn(line, failure.cwd)) {
+        const readDenied = profile.denyRead.find((d) => isWithin(path, d));
+        if (readDenied && !WRITE_DENIED.test(line)) {
+          findings.push(
+            `${readDenied} is hidden by the sandbox (denyRead). Do not try to read it another way.`,
+          );
+          continue;
+        }
+        const why = whyNotWritable(path, profile);
+        if (why) findings.push(`writing ${path} was blocked: ${why}`);
+      }
+    }
+    if (NETWORK_DOWN.test(line) && (failure.denials ?? []).length === 0) {
+      const host = /(?:resolve host|getaddrinfo \w+|ENOTFOUND) ?:? ?([\w.-]+\.[a-z]{2,})/i.exec(line)?.[1];
+      findings.push(
+        `the network is off inside the sandbox${host ? ` (${host} was not reachable)` : ""}. If the task ` +
+          `needs a host, ask for the narrow exception: allow that host (sandbox allowNet, or --allow-net HOST).`,
+      );
+    }
+    if (line.startsWith("bwrap: ")) {
+      findings.push(`the sandbox itself could not start (${line}); the command did not run.`);
+    }
+    if (FORK_LIMIT.test(line)) {
+      findings.push(
+        `the sandbox caps the number of processes at ${profile.limits.maxProcesses}; run fewer in parallel.`,
+      );
+    }
+  }
+  if (findings.length === 0) return null;
+  return ["The sandbox blocked part of this command:", ...[...new Set(findings)].map((f) => `- ${f}`)].join(
+    "\n",
+  );
+}

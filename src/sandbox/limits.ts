@@ -1,0 +1,179 @@
+/**
+ * Process-count and memory caps. Preferred: a cgroup of its own (pids.max, memory.max or v1's
+ * memory.limit_in_bytes), created below the caller's cgroup so outer limits still apply; it binds
+ * root too. Where no cgroup is writable (most non-root users), `prlimit` inside the sandbox sets
+ * RLIMIT_NPROC and RLIMIT_DATA after bwrap made the user namespace, so only the sandbox's own
+ * processes count. RLIMIT_NPROC does not bind uid 0, so root without a writable cgroup gets no cap.
+ */
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SandboxLimits } from "./profile.ts";
+
+export interface CgroupMount {
+  /** "2" for the unified hierarchy, else the v1 controllers of this mount. */
+  version: 1 | 2;
+  controllers: string[];
+  mountPoint: string;
+  /** The mount's root inside its hierarchy (not "/" in some containers). */
+  root: string;
+}
+
+/** Cgroup mounts from /proc/self/mountinfo text. Pure. */
+export function parseCgroupMounts(mountinfo: string): CgroupMount[] {
+  const mounts: CgroupMount[] = [];
+  for (const line of mountinfo.split("\n")) {
+    const [left, right] = line.split(" - ");
+    if (!left || !right) continue;
+    const fields = left.split(" ");
+    const [fstype, , superOptions = ""] = right.split(" ");
+    const root = fields[3] ?? "/";
+    const mountPoint = (fields[4] ?? "").replace(/\\040/g, " ");
+    if (fstype === "cgroup2") mounts.push({ version: 2, controllers: [], mountPoint, root });
+    if (fstype === "cgroup") {
+      mounts.push({ version: 1, controllers: superOptions.split(","), mountPoint, root });
+    }
+  }
+  return mounts;
+}
+
+/** The caller's cgroup path per v1 controller and for v2 ("" key), from /proc/self/cgroup. Pure. */
+export function parseProcCgroup(text: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  for (const line of text.trim().split("\n")) {
+    const first = line.indexOf(":");
+    const second = line.indexOf(":", first + 1);
+    if (first < 0 || second < 0) continue;
+    const path = line.slice(second + 1);
+    for (const c of line.slice(first + 1, second).split(",")) paths.set(c, path);
+  }
+  return paths;
+}
+
+/** One limit file to write in a new cgroup directory. */
+interface LimitWrite {
+  dir: string;
+  file: string;
+  value: string;
+}
+
+export interface CgroupPlan {
+  dirs: string[];
+  writes: LimitWrite[];
+  capsProcesses: boolean;
+  capsMemory: boolean;
+}
+
+/** Which directories and files a fresh cgroup named `name` needs. Pure. */
+export function planCgroup(
+  mounts: CgroupMount[],
+  ownPaths: Map<string, string>,
+  limits: SandboxLimits,
+  name: string,
+): CgroupPlan {
+  const dirFor = (mount: CgroupMount, path: string | undefined) => {
+    if (path === undefined) return null;
+    const inside = mount.root !== "/" && path.startsWith(mount.root) ? path.slice(mount.root.length) : path;
+    return join(mount.mountPoint, inside, name);
+  };
+  const plan: CgroupPlan = { dirs: [], writes: [], capsProcesses: false, capsMemory: false };
+  const pidsV1 = mounts.find((m) => m.version === 1 && m.controllers.includes("pids"));
+  const memV1 = mounts.find((m) => m.version === 1 && m.controllers.includes("memory"));
+  const v2 = mounts.find((m) => m.version === 2);
+  const pidsDir = pidsV1 ? dirFor(pidsV1, ownPaths.get("pids")) : v2 ? dirFor(v2, ownPaths.get("")) : null;
+  if (pidsDir) {
+    plan.dirs.push(pidsDir);
+    plan.writes.push({ dir: pidsDir, file: "pids.max", value: String(limits.maxProcesses) });
+    plan.capsProcesses = true;
+  }
+  const memDir = memV1 ? dirFor(memV1, ownPaths.get("memory")) : pidsV1 ? null : pidsDir;
+  if (memDir) {
+    if (!plan.dirs.includes(memDir)) plan.dirs.push(memDir);
+    const file = memV1 ? "memory.limit_in_bytes" : "memory.max";
+    plan.writes.push({ dir: memDir, file, value: String(limits.maxMemoryBytes) });
+    plan.capsMemory = true;
+  }
+  return plan;
+}
+
+export interface Cgroup {
+  /** `cgroup.procs` files the launcher writes its pid into before exec'ing bwrap. */
+  procsFiles: string[];
+  capsProcesses: boolean;
+  capsMemory: boolean;
+  remove(): void;
+}
+
+/**
+ * Creates the cgroup(s); returns null when this process may not (no writable hierarchy, controller
+ * not enabled). Whatever was created is removed again on failure.
+ */
+export function createCgroup(limits: SandboxLimits, name: string): Cgroup | null {
+  let plan: CgroupPlan;
+  try {
+    plan = planCgroup(
+      parseCgroupMounts(readFileSync("/proc/self/mountinfo", "utf8")),
+      parseProcCgroup(readFileSync("/proc/self/cgroup", "utf8")),
+      limits,
+      name,
+    );
+  } catch {
+    return null;
+  }
+  const created: string[] = [];
+  const remove = () => {
+    for (const dir of created.reverse()) removeCgroupDir(dir);
+  };
+  try {
+    for (const dir of plan.dirs) {
+      mkdirSync(dir);
+      created.push(dir);
+    }
+    for (const w of plan.writes) writeFileSync(join(w.dir, w.file), w.value);
+  } catch {
+    remove();
+    return null;
+  }
+  if (!plan.capsProcesses) {
+    remove();
+    return null;
+  }
+  return {
+    procsFiles: plan.dirs.map((d) => join(d, "cgroup.procs")),
+    capsProcesses: plan.capsProcesses,
+    capsMemory: plan.capsMemory,
+    remove,
+  };
+}
+
+/** rmdir, retrying briefly: the last processes of a pid namespace are reaped asynchronously. */
+function removeCgroupDir(dir: string): void {
+  for (let attempt = 0; attempt < 250; attempt++) {
+    try {
+      rmdirSync(dir);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return;
+      if (code !== "EBUSY") return;
+      Bun.sleepSync(2);
+    }
+  }
+}
+
+/**
+ * The launcher that puts itself into the cgroup(s), then execs the rest of its arguments. A failed
+ * write exits 125 before anything runs.
+ */
+export function cgroupLauncher(procsFiles: string[]): string[] {
+  const script =
+    'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; ' +
+    'exec "$@"';
+  return ["/bin/sh", "-c", script, "toolrt-sandbox-cgroup", String(procsFiles.length), ...procsFiles];
+}
+
+/** `prlimit` run inside the sandbox, for callers without a writable cgroup. */
+export function prlimitPrefix(prlimitPath: string, limits: SandboxLimits, capProcesses: boolean): string[] {
+  const caps = [`--data=${limits.maxMemoryBytes}`];
+  if (capProcesses) caps.unshift(`--nproc=${limits.maxProcesses}`);
+  return [prlimitPath, ...caps, "--"];
+}

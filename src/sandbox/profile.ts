@@ -1,0 +1,86 @@
+/**
+ * The sandbox profile: one description of what a sandboxed command may do, built from settings
+ * (policy, CLI flags) and turned into a bwrap command line on Linux or an SBPL profile on macOS.
+ */
+import { homedir } from "node:os";
+import { DEFAULT_SECRET_ENV_PATTERNS } from "./env.ts";
+import { expandPath, isWithin, resolveReal } from "./paths.ts";
+import { MANDATORY_PROTECTED, type ProtectedEntry } from "./protected.ts";
+
+/** What policy or the command line asks for. Paths may be relative (to the workspace) or use `~`. */
+export interface SandboxSettings {
+  allowWrite?: string[];
+  denyRead?: string[];
+  denyWrite?: string[];
+  /** Hosts reachable through the runtime's proxy: `example.com`, `*.example.com`, `host:port`. */
+  allowNet?: string[];
+  /** Extra environment-variable name globs to drop, on top of the default patterns. */
+  unsetEnv?: string[];
+  maxProcesses?: number;
+  maxMemoryBytes?: number;
+}
+
+export interface SandboxLimits {
+  maxProcesses: number;
+  maxMemoryBytes: number;
+}
+
+export interface SandboxProfile {
+  /** Real path of the workspace (always writable). */
+  workspace: string;
+  /** Real paths, the workspace first; none lies inside another. */
+  writableRoots: string[];
+  denyRead: string[];
+  denyWrite: string[];
+  protectedEntries: readonly ProtectedEntry[];
+  allowNet: string[];
+  unsetEnvPatterns: string[];
+  limits: SandboxLimits;
+  /** Settings that could not be honoured as written (e.g. a symlink loop); the caller refuses. */
+  problems: string[];
+}
+
+export const DEFAULT_LIMITS: SandboxLimits = { maxProcesses: 2048, maxMemoryBytes: 8 * 1024 ** 3 };
+
+/**
+ * Builds a profile for `workspace`. Resolves every path through symlinks (a writable root given as
+ * a link becomes its target; a deny path is denied where writes through it would land).
+ *
+ * @example buildSandboxProfile({ denyRead: ["~/.ssh"], allowNet: ["registry.npmjs.org"] }, "/src/app")
+ */
+export function buildSandboxProfile(
+  settings: SandboxSettings,
+  workspace: string,
+  context: { home?: string } = {},
+): SandboxProfile {
+  const home = context.home ?? homedir();
+  const problems: string[] = [];
+  const resolveAll = (paths: string[] | undefined, what: string) =>
+    (paths ?? []).flatMap((raw) => {
+      const real = resolveReal(expandPath(raw, { home, base: workspace }));
+      if (real === null) problems.push(`${what} path ${raw}: symbolic-link loop or unresolvable`);
+      return real === null ? [] : [real];
+    });
+  const [workspaceReal] = resolveAll([workspace], "workspace");
+  const root = workspaceReal ?? expandPath(workspace, { home, base: process.cwd() });
+  const writable = [root, ...resolveAll(settings.allowWrite, "allowWrite")];
+  const writableRoots = writable.filter((p, i) =>
+    writable.findIndex((q) => q === p) === i && !writable.some((q) => q !== p && isWithin(p, q))
+  );
+  return {
+    workspace: root,
+    writableRoots,
+    denyRead: unique(resolveAll(settings.denyRead, "denyRead")),
+    denyWrite: unique(resolveAll(settings.denyWrite, "denyWrite")),
+    protectedEntries: MANDATORY_PROTECTED,
+    allowNet: unique(settings.allowNet ?? []),
+    unsetEnvPatterns: unique([...DEFAULT_SECRET_ENV_PATTERNS, ...(settings.unsetEnv ?? [])]),
+    limits: {
+      maxProcesses: settings.maxProcesses ?? DEFAULT_LIMITS.maxProcesses,
+      maxMemoryBytes: settings.maxMemoryBytes ?? DEFAULT_LIMITS.maxMemoryBytes,
+    },
+    problems,
+  };
+}
+
+const unique = (values: string[]) => [...new Set(values)];

@@ -1,0 +1,51 @@
+/**
+ * Paths that stay read-only inside every writable root, whatever the settings say: things another
+ * program (the user's shell, git, an editor, an agent) later runs or trusts without asking.
+ */
+
+export interface ProtectedEntry {
+  /** Relative to a writable root, `/`-separated. */
+  path: string;
+  /** What to create as a read-only placeholder when the entry is missing. */
+  kind: "file" | "dir";
+  /** Only protected when the root's `.git` is a directory (so `git init` keeps working). */
+  insideGitDir?: boolean;
+}
+
+const SHELL_RC_FILES = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+];
+
+/** Shell rc files, git hooks and config, editor and agent settings, MCP server lists. */
+export const MANDATORY_PROTECTED: readonly ProtectedEntry[] = [
+  ...SHELL_RC_FILES.map((path) => ({ path, kind: "file" as const })),
+  { path: ".gitconfig", kind: "file" },
+  { path: ".gitmodules", kind: "file" },
+  { path: ".git/hooks", kind: "dir", insideGitDir: true },
+  { path: ".git/config", kind: "file", insideGitDir: true },
+  { path: ".mcp.json", kind: "file" },
+  { path: ".toolrt", kind: "dir" },
+  { path: ".claude/settings.json", kind: "file" },
+  { path: ".claude/settings.local.json", kind: "file" },
+  { path: ".claude/commands", kind: "dir" },
+  { path: ".claude/agents", kind: "dir" },
+  { path: ".vscode", kind: "dir" },
+  { path: ".idea", kind: "dir" },
+];
+
+/** The entries that apply to a nested repository found at `gitDir` (relative to its root). */
+export function nestedGitEntries(gitDir: string): ProtectedEntry[] {
+  return [
+    { path: `${gitDir}/hooks`, kind: "dir", insideGitDir: true },
+    { path: `${gitDir}/config`, kind: "file", insideGitDir: true },
+  ];
+}

@@ -1,0 +1,192 @@
+/**
+ * Turning a profile and a command into something to spawn: `wrapCommand` does the I/O a run needs
+ * (scan, placeholders, cgroup, seccomp file, proxy) and returns the argv, environment and extra
+ * descriptors, plus `cleanup`. The builders it calls (mount plan, bwrap args, SBPL) are pure.
+ */
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bwrapArgs } from "./bwrap.ts";
+import { detectSandbox, type SandboxAvailability } from "./detect.ts";
+import { scrubEnv } from "./env.ts";
+import { cgroupLauncher, createCgroup, prlimitPrefix } from "./limits.ts";
+import { type MountPlan, planMounts } from "./mount-plan.ts";
+import { entryKind } from "./paths.ts";
+import { PlaceholderRegistry } from "./placeholders.ts";
+import type { SandboxProfile } from "./profile.ts";
+import { sbplProfile } from "./sbpl.ts";
+import { ScanLimitError, scanWritableRoots } from "./scan.ts";
+import { seccompProgram } from "./seccomp.ts";
+import { type NetworkSession, startNetwork } from "./network.ts";
+
+/** No sandbox on this machine (bwrap missing, user namespaces off ...). */
+export class SandboxUnavailableError extends Error {
+  override name = "SandboxUnavailableError";
+}
+
+/** A sandbox exists but this profile cannot be enforced safely here; nothing was run. */
+export class SandboxRefusedError extends Error {
+  override name = "SandboxRefusedError";
+  constructor(readonly reasons: string[]) {
+    super(`the sandbox refuses to run: ${reasons.join("; ")}`);
+  }
+}
+
+export interface WrapOptions {
+  /** Working directory of the command (inside the sandbox, the same path). */
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  availability?: SandboxAvailability;
+}
+
+export interface WrappedCommand {
+  argv: string[];
+  env: Record<string, string>;
+  /** Spawn stdio entries from index 3 on (the seccomp program, the network channel). */
+  extraStdio: Array<number | "pipe">;
+  /** Names of the environment variables removed (never their values). */
+  removedEnv: string[];
+  /** The Linux mount plan (null on macOS), for explanations and audits. */
+  plan: MountPlan | null;
+  network: NetworkSession | null;
+  /** How the process count is capped, for the record: "cgroup", "rlimit" or "sandbox-exec: none". */
+  processCap: string;
+  /** Hands the spawned process to the network bridge (its channel is extraStdio's "pipe"). */
+  attach(spawned: { stdio: Array<number | null | undefined> }): void;
+  /** Removes the run's temp dir, placeholders, cgroup; stops the proxy. Idempotent. */
+  cleanup(): void;
+}
+
+/**
+ * Prepares `argv` to run under `profile`. Throws SandboxUnavailableError when there is no sandbox and
+ * SandboxRefusedError when the profile cannot be enforced; the caller decides what that means.
+ *
+ * @example
+ * const wrapped = await wrapCommand(profile, ["npm", "test"], { cwd: profile.workspace });
+ * const proc = Bun.spawn(wrapped.argv, { env: wrapped.env, stdio: ["inherit", "inherit", "inherit", ...wrapped.extraStdio] });
+ * wrapped.attach(proc); await proc.exited; wrapped.cleanup();
+ */
+export async function wrapCommand(
+  profile: SandboxProfile,
+  argv: string[],
+  options: WrapOptions,
+): Promise<WrappedCommand> {
+  const availability = options.availability ?? detectSandbox();
+  if (!availability.available) throw new SandboxUnavailableError(availability.reason);
+  if (argv.length === 0) throw new SandboxRefusedError(["no command given"]);
+  const cleanups: Array<() => void> = [];
+  const cleanup = () => {
+    for (const fn of cleanups.splice(0).reverse()) {
+      try {
+        fn();
+      } catch {
+        // best effort: one failed step must not keep the others from running
+      }
+    }
+  };
+  try {
+    const runDir = mkdtempSync(join(tmpdir(), "toolrt-sbx-"));
+    cleanups.push(() => rmSync(runDir, { recursive: true, force: true }));
+    const tempDir = join(runDir, "tmp");
+    mkdirSync(tempDir, { mode: 0o700 });
+    const scrubbed = scrubEnv(options.env ?? process.env, profile.unsetEnvPatterns);
+    const env = { ...scrubbed.env, TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir };
+    const network = profile.allowNet.length > 0 ? await startNetwork(profile.allowNet, availability) : null;
+    if (network) {
+      cleanups.push(() => network.stop());
+      Object.assign(env, network.env);
+    }
+    const base = { env, removedEnv: scrubbed.removed, network, cleanup };
+    if (availability.kind === "sandbox-exec") {
+      const text = sbplProfile(profile, { tempDir, proxyPort: network?.hostPort ?? null });
+      return {
+        ...base,
+        argv: [availability.sandboxExecPath, "-p", text, ...argv],
+        extraStdio: [],
+        plan: null,
+        processCap: "sandbox-exec: none",
+        attach: () => {},
+      };
+    }
+    return linuxCommand(profile, argv, options.cwd, availability, runDir, tempDir, cleanups, base);
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+}
+
+function linuxCommand(
+  profile: SandboxProfile,
+  argv: string[],
+  cwd: string,
+  availability: Extract<SandboxAvailability, { kind: "bwrap" }>,
+  runDir: string,
+  tempDir: string,
+  cleanups: Array<() => void>,
+  base: Pick<WrappedCommand, "env" | "removedEnv" | "network" | "cleanup">,
+): WrappedCommand {
+  const registry = new PlaceholderRegistry();
+  registry.acquire();
+  cleanups.push(() => registry.release());
+
+  let scan;
+  try {
+    scan = scanWritableRoots(profile.writableRoots, profile.denyRead);
+  } catch (error) {
+    if (error instanceof ScanLimitError) throw new SandboxRefusedError([`hard-link scan: ${error.message}`]);
+    throw error;
+  }
+  const plan = planMounts(profile, { kind: entryKind }, scan, tempDir);
+  if (plan.refusals.length) throw new SandboxRefusedError(plan.refusals);
+  registry.create(plan.placeholders);
+
+  const emptyFile = join(runDir, "empty");
+  const emptyDir = join(runDir, "empty.d");
+  writeFileSync(emptyFile, "", { mode: 0o444 });
+  mkdirSync(emptyDir, { mode: 0o555 });
+  const seccompPath = join(runDir, "seccomp.bpf");
+  writeFileSync(seccompPath, seccompProgram(availability.seccompArch));
+  const seccompFd = openSync(seccompPath, "r");
+  cleanups.push(() => closeSync(seccompFd));
+
+  const cgroup = createCgroup(
+    profile.limits,
+    `toolrt-sandbox-${process.pid}-${crypto.randomUUID().slice(0, 8)}`,
+  );
+  if (cgroup) cleanups.push(() => cgroup.remove());
+  const isRoot = process.getuid?.() === 0;
+  const needsRlimit = !cgroup || !cgroup.capsMemory;
+  if (!cgroup && isRoot) {
+    throw new SandboxRefusedError([
+      "no process cap: running as root without a writable pids cgroup (RLIMIT_NPROC does not bind root)",
+    ]);
+  }
+  if (needsRlimit && !availability.prlimitPath) {
+    throw new SandboxRefusedError([
+      "no process or memory cap: no writable cgroup and no prlimit(1) (util-linux)",
+    ]);
+  }
+  const inner = [
+    ...(needsRlimit ? prlimitPrefix(availability.prlimitPath!, profile.limits, !cgroup) : []),
+    ...(base.network ? base.network.bridgeCommand(4) : []),
+    ...argv,
+  ];
+  const outer = bwrapArgs(plan, {
+    bwrapPath: availability.bwrapPath,
+    cwd,
+    emptyFile,
+    emptyDir,
+    seccompFd: 3,
+  });
+  return {
+    ...base,
+    argv: [...(cgroup ? cgroupLauncher(cgroup.procsFiles) : []), ...outer, ...inner],
+    extraStdio: base.network ? [seccompFd, "pipe"] : [seccompFd],
+    plan,
+    processCap: cgroup ? "cgroup" : "rlimit",
+    attach: (spawned) => {
+      const channel = spawned.stdio[4];
+      if (base.network && typeof channel === "number") base.network.attachChannel(channel);
+    },
+  };
+}

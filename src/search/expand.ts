@@ -1,0 +1,120 @@
+/**
+ * Query text → query groups: one group per word the model typed, holding the word's term and,
+ * layer by layer, the terms that may stand for it (hand-written synonyms, WordNet synonyms, typo
+ * corrections, words joined across a space). Each layer can be switched off to measure its gain.
+ */
+import type { QueryGroup, SearchIndex, WeightedTerm } from "./index.ts";
+import { synonymsOf } from "./synonyms.ts";
+import { expandAbbreviation, isStopWord, stem, surfaceWords } from "./tokenize.ts";
+import { TypoCorrector } from "./typo.ts";
+import { wordnetSynonymsOf } from "./wordnet.ts";
+
+export interface SearchLayers {
+  synonyms: boolean;
+  wordnet: boolean;
+  typos: boolean;
+  /** "on call" also tries "oncall", "data source" "datasource", when the tools use that word. */
+  joinedWords: boolean;
+}
+
+export const ALL_LAYERS: SearchLayers = { synonyms: true, wordnet: true, typos: true, joinedWords: true };
+
+/** Two-word phrases models use for one verb. */
+const IDIOMS: Record<string, string> = {
+  "look up": "lookup",
+  "turn on": "enable",
+  "switch on": "enable",
+  "turn off": "disable",
+  "switch off": "disable",
+  "roll back": "rollback",
+  "set up": "setup",
+  "log in": "login",
+  "sign in": "login",
+  "kick off": "trigger",
+  "spin up": "create",
+  "tear down": "delete",
+  "logged in": "authenticated",
+};
+
+const WORDNET_WEIGHT = 0.45;
+const TYPO_WEIGHT = [1, 0.8, 0.6];
+
+const correctors = new WeakMap<SearchIndex, TypoCorrector>();
+
+function correctorFor(index: SearchIndex): TypoCorrector {
+  let corrector = correctors.get(index);
+  if (!corrector) correctors.set(index, corrector = new TypoCorrector(index.surfaceWords.keys()));
+  return corrector;
+}
+
+export function expandQuery(
+  text: string,
+  index: SearchIndex,
+  layers: SearchLayers = ALL_LAYERS,
+): QueryGroup[] {
+  const words = joinIdioms(surfaceWords(text));
+  const groups: WeightedTerm[][] = [];
+  words.forEach((surface, at) => {
+    const joined = layers.joinedWords ? joinedWord(words, at, index) : undefined;
+    for (const word of expandAbbreviation(surface)) {
+      if (isStopWord(word)) continue;
+      const group = alternativesOf(word, index, layers);
+      // The model wrote one word of the tools' as two ("on call"): that word is what was typed.
+      if (joined) group.unshift({ term: joined, weight: 1 });
+      groups.push(group);
+    }
+  });
+  return groups.map((group) => keepKnown(group, index)).filter((group) => group.length > 0);
+}
+
+/** The tools' term for this word joined with the one or two words before it ("who am i"), if any. */
+function joinedWord(words: readonly string[], at: number, index: SearchIndex): string | undefined {
+  for (const span of [3, 2]) {
+    if (at + 1 < span) continue;
+    const term = index.surfaceWords.get(words.slice(at + 1 - span, at + 1).join(""));
+    if (term) return term;
+  }
+  return undefined;
+}
+
+function joinIdioms(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const idiom = IDIOMS[`${words[i]} ${words[i + 1]}`];
+    if (idiom) i++;
+    out.push(idiom ?? words[i]!);
+  }
+  return out;
+}
+
+function alternativesOf(word: string, index: SearchIndex, layers: SearchLayers): WeightedTerm[] {
+  const term = stem(word);
+  const group: WeightedTerm[] = [{ term, weight: 1 }];
+  if (layers.typos && !index.hasTerm(term)) {
+    for (const { word: fixed, distance } of correctorFor(index).corrections(word)) {
+      group.push({ term: index.surfaceWords.get(fixed)!, weight: TYPO_WEIGHT[distance]! });
+    }
+  }
+  // Synonyms of the word and of its corrections: "mesage" is fixed to "message", which means "post".
+  const meanings = [...group];
+  if (layers.synonyms) {
+    for (const meaning of meanings) {
+      for (const synonym of synonymsOf(meaning.term)) {
+        group.push({ term: synonym.term, weight: synonym.weight * meaning.weight });
+      }
+    }
+  }
+  if (layers.wordnet) {
+    for (const synonym of wordnetSynonymsOf(term)) group.push({ term: synonym, weight: WORDNET_WEIGHT });
+  }
+  return group;
+}
+
+/** Drops terms no tool uses and keeps the best weight of each term, the typed term first. */
+function keepKnown(group: WeightedTerm[], index: SearchIndex): QueryGroup {
+  const best = new Map<string, number>();
+  for (const { term, weight } of group) {
+    if (index.hasTerm(term) && weight > (best.get(term) ?? 0)) best.set(term, weight);
+  }
+  return [...best].map(([term, weight]) => ({ term, weight }));
+}

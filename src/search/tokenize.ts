@@ -1,0 +1,135 @@
+/**
+ * Text → search terms. Identifiers split on `__`, `_`, `-` and camelCase; words are lower-cased,
+ * abbreviations spelled out, stop words dropped and the rest Porter-stemmed, the same way for
+ * tool documents and queries so both meet on one vocabulary.
+ */
+import { stemmer } from "stemmer";
+
+/** Words too common in queries and tool texts to tell tools apart. */
+const STOP_WORDS = new Set(
+  ("a an the to of in on for with and or by from at as is are be been this that these those it its " +
+    "my me i you your we our us can could do does should would will please into via using use used " +
+    "tool tools which when where there than then so if not no any some such e g eg ie etc once also just " +
+    "very really about like maybe")
+    .split(" "),
+);
+
+/**
+ * Short forms spelled out before stemming, on both sides: a query saying "PR" meets a tool saying
+ * "pull request", and "k8s" meets "kubernetes".
+ */
+const ABBREVIATIONS: Record<string, string[]> = {
+  pr: ["pull", "request"],
+  prs: ["pull", "request"],
+  mr: ["merge", "request"],
+  mrs: ["merge", "request"],
+  k8s: ["kubernetes"],
+  repo: ["repository"],
+  repos: ["repositories"],
+  db: ["database"],
+  dbs: ["databases"],
+  dir: ["directory"],
+  dirs: ["directories"],
+  env: ["environment"],
+  envs: ["environments"],
+  msg: ["message"],
+  msgs: ["messages"],
+  img: ["image"],
+  imgs: ["images"],
+  org: ["organization"],
+  orgs: ["organizations"],
+  js: ["javascript"],
+  ts: ["typescript"],
+  info: ["information"],
+  auth: ["authentication"],
+  mins: ["minutes"],
+  args: ["arguments"],
+  param: ["parameter"],
+  params: ["parameters"],
+};
+
+const stemCache = new Map<string, string>();
+
+/** Porter stem of a lower-case word, memoised: catalogs repeat the same few thousand words. */
+export function stem(word: string): string {
+  let stemmed = stemCache.get(word);
+  if (stemmed === undefined) {
+    stemmed = word.length <= 2 ? word : stemmer(word);
+    stemCache.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+/** Lower-case words of a text in order, camelCase split, nothing dropped. */
+export function surfaceWords(text: string): string[] {
+  const words: string[] = [];
+  forEachWord(text, (word) => words.push(word));
+  return words;
+}
+
+/**
+ * Calls `visit` with each lower-case word of the text: runs of letters and digits, split where a
+ * lower-case letter or digit meets an upper-case one. A hand-written scanner, because tokenizing
+ * is most of the index build time and regular expressions over megabytes of schemas are slow.
+ */
+function forEachWord(text: string, visit: (word: string) => void): void {
+  let start = -1;
+  let previous = CharKind.Other;
+  for (let i = 0; i <= text.length; i++) {
+    const kind = i < text.length ? charKind(text.charCodeAt(i)) : CharKind.Other;
+    const camelBoundary = kind === CharKind.Upper &&
+      (previous === CharKind.Lower || previous === CharKind.Digit);
+    if (start >= 0 && (kind === CharKind.Other || camelBoundary)) {
+      visit(text.slice(start, i).toLowerCase());
+      start = -1;
+    }
+    if (start < 0 && kind !== CharKind.Other) start = i;
+    previous = kind;
+  }
+}
+
+const enum CharKind {
+  Other,
+  Lower,
+  Upper,
+  Digit,
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+function charKind(code: number): CharKind {
+  if (code >= 97 && code <= 122) return CharKind.Lower;
+  if (code >= 65 && code <= 90) return CharKind.Upper;
+  if (code >= 48 && code <= 57) return CharKind.Digit;
+  if (code < 128) return CharKind.Other;
+  // Beyond ASCII, rare in tool texts. Surrogate halves (emoji, rare scripts) are not words.
+  const char = String.fromCharCode(code);
+  if (!LETTER_OR_DIGIT.test(char)) return CharKind.Other;
+  return char === char.toLowerCase() ? CharKind.Lower : CharKind.Upper;
+}
+
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+/** The words a surface word stands for: itself, or its spelled-out form. */
+export function expandAbbreviation(word: string): readonly string[] {
+  return ABBREVIATIONS[word] ?? [word];
+}
+
+/**
+ * Search terms of a text: abbreviations spelled out, stop words dropped, stemmed. `seen`, when
+ * given, collects each word with its term (the index keeps them for typo correction).
+ */
+export function analyze(text: string, seen?: Map<string, string>): string[] {
+  const terms: string[] = [];
+  forEachWord(text, (surface) => {
+    for (const word of expandAbbreviation(surface)) {
+      if (isStopWord(word)) continue;
+      const term = stem(word);
+      terms.push(term);
+      seen?.set(word, term);
+    }
+  });
+  return terms;
+}

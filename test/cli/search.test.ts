@@ -1,0 +1,65 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli } from "../helpers/cli.ts";
+import { SMALL_CATALOG } from "../search/helpers.ts";
+
+const stateDir = mkdtempSync(join(tmpdir(), "toolrt-cli-search-"));
+const search = (args: string[], stdin?: string) =>
+  runCli(
+    ["--state-dir", stateDir, "search", "--catalog", SMALL_CATALOG, ...args],
+    stdin === undefined ? {} : { stdin },
+  );
+
+describe("toolrt search", () => {
+  test("--json gives {query, results:[{name, score}]} best first, at most k", () => {
+    const run = search(["--json", "--k", "2", "open a PR"]);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.query).toBe("open a PR");
+    expect(out.results).toHaveLength(2);
+    expect(out.results[0]).toEqual({ name: "mcp__github__create_pull_request", score: 1 });
+    expect(out.results[1].score).toBeLessThanOrEqual(1);
+  });
+
+  test("the index is cached in the state dir by the catalog's content", () => {
+    expect(readdirSync(join(stateDir, "search-index")).length).toBe(1);
+    expect(search(["+slack send"]).stdout).toContain("mcp__slack__slack_post_message");
+    expect(readdirSync(join(stateDir, "search-index")).length).toBe(1);
+  });
+
+  test("--batch: one JSON line per input line, same order, empty lines included", () => {
+    const run = search(["--batch", "-"], "+slack send\n\nselect:mcp__github__get_me,nope\n");
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(lines.map((l) => l.query)).toEqual(["+slack send", "", "select:mcp__github__get_me,nope"]);
+    expect(lines[0].results[0].name).toBe("mcp__slack__slack_post_message");
+    expect(lines[1].results).toEqual([]);
+    expect(lines[2]).toEqual({
+      query: "select:mcp__github__get_me,nope",
+      results: [{ name: "mcp__github__get_me", score: 1 }],
+      missing: ["nope"],
+    });
+  });
+
+  test("bad usage and a broken catalog exit 2", () => {
+    expect(search(["--k", "0", "x"]).code).toBe(2);
+    expect(search([]).code).toBe(2);
+    const broken = runCli([
+      "--state-dir",
+      stateDir,
+      "search",
+      "--catalog",
+      join(import.meta.dir, "search.test.ts"),
+      "x",
+    ]);
+    expect(broken.code).toBe(2);
+  });
+
+  test("without a catalog it searches the deferred pool", () => {
+    const run = runCli(["--state-dir", stateDir, "search", "--json", "anything"]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ query: "anything", results: [] });
+  });
+});

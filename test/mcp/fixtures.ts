@@ -1,0 +1,77 @@
+/** Starts the fixture MCP servers of fixtures/mcp/ as stdio configs or as HTTP processes. */
+import { join } from "node:path";
+import type { McpServerConfig } from "../../src/mcp/config.ts";
+import type { McpServerEntry } from "../../src/mcp/config-sources.ts";
+
+export const FIXTURES = join(import.meta.dir, "../../fixtures/mcp");
+export type FixtureName = "well-behaved" | "crashing" | "slow" | "changing" | "malformed";
+export type TransportKind = "stdio" | "http";
+
+export function fixtureArgv(name: FixtureName, args: string[] = []): string[] {
+  return [process.execPath, join(FIXTURES, `${name}.ts`), ...args];
+}
+
+export function stdioConfig(name: FixtureName, args: string[] = []): McpServerConfig {
+  const [command, ...rest] = fixtureArgv(name, args);
+  return { type: "stdio", command: command!, args: rest, env: {} };
+}
+
+export function entry(name: string, config: McpServerConfig): McpServerEntry {
+  return { name, scope: "flag", file: "test", config };
+}
+
+/** A fixture serving Streamable HTTP in its own process; `restart()` brings it back on the same port. */
+export class HttpFixture {
+  #process: ReturnType<typeof Bun.spawn> | undefined;
+  url = "";
+
+  private constructor(readonly name: FixtureName, readonly args: string[]) {}
+
+  static async start(name: FixtureName, args: string[] = []): Promise<HttpFixture> {
+    const fixture = new HttpFixture(name, args);
+    await fixture.#spawn("0");
+    return fixture;
+  }
+
+  config(headers: Record<string, string> = {}): McpServerConfig {
+    return { type: "http", url: this.url, headers };
+  }
+
+  async restart(): Promise<void> {
+    this.stop();
+    await this.#process?.exited;
+    await this.#spawn(new URL(this.url).port);
+  }
+
+  stop(): void {
+    this.#process?.kill();
+  }
+
+  async #spawn(port: string): Promise<void> {
+    const proc = Bun.spawn(fixtureArgv(this.name, [...this.args, "--http", port]), {
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+    this.#process = proc;
+    const reader = proc.stdout.getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`fixture ${this.name} exited before listening`);
+      text += new TextDecoder().decode(value);
+    }
+    reader.releaseLock();
+    this.url = text.split("\n")[0]!.replace(/^listening /, "");
+  }
+}
+
+/** Both transports for one fixture, for tests that must hold over each. */
+export async function withTransport(
+  kind: TransportKind,
+  name: FixtureName,
+  args: string[] = [],
+): Promise<{ config: McpServerConfig; http?: HttpFixture; stop(): void }> {
+  if (kind === "stdio") return { config: stdioConfig(name, args), stop: () => {} };
+  const http = await HttpFixture.start(name, args);
+  return { config: http.config(), http, stop: () => http.stop() };
+}

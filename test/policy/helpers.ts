@@ -1,0 +1,129 @@
+/** A sandboxed workspace, home, state dir and managed dir for policy tests. */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { BashAnalysis, SimpleCommand } from "../../src/bash/types.ts";
+import { decide } from "../../src/policy/decide.ts";
+import { type LoadOptions, loadPolicy, type LoadResult } from "../../src/policy/load.ts";
+import { buildRequest, type CallDescription } from "../../src/policy/request.ts";
+import type { Decision, ToolFacts } from "../../src/policy/types.ts";
+
+export interface Sandbox {
+  root: string;
+  cwd: string;
+  home: string;
+  stateDir: string;
+  managedDir: string;
+  env: Record<string, string>;
+  write(path: string, content: unknown): string;
+  load(options?: Partial<LoadOptions>): LoadResult;
+}
+
+export function sandbox(): Sandbox {
+  const root = mkdtempSync(join(tmpdir(), "toolrt-policy-"));
+  const dirs = {
+    cwd: join(root, "work"),
+    home: join(root, "home"),
+    stateDir: join(root, "state"),
+    managedDir: join(root, "managed"),
+  };
+  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  const env = {
+    HOME: dirs.home,
+    XDG_CONFIG_HOME: join(dirs.home, ".config"),
+    TOOLRT_MANAGED_POLICY: dirs.managedDir,
+  };
+  return {
+    root,
+    ...dirs,
+    env,
+    write(path, content) {
+      const file = path.startsWith("/") ? path : join(root, path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+      return file;
+    },
+    load(options = {}) {
+      return loadPolicy({ cwd: dirs.cwd, stateDir: dirs.stateDir, env, ...options });
+    },
+  };
+}
+
+/** A policy file with the given rules. */
+export function rules(...list: Record<string, unknown>[]): { rules: Record<string, unknown>[] } {
+  return { rules: list };
+}
+
+export function decideIn(
+  box: Sandbox,
+  loaded: LoadResult,
+  call: Omit<CallDescription, "cwd"> & { cwd?: string },
+  facts: ToolFacts = {},
+): Decision {
+  const request = buildRequest({ cwd: box.cwd, home: box.home, ...call }, facts);
+  return decide(request, loaded.policy);
+}
+
+export function bashCall(command: string, analysis?: BashAnalysis): Omit<CallDescription, "cwd"> {
+  return { tool: "Bash", input: { command }, ...(analysis ? { bash: analysis } : {}) };
+}
+
+/** A hand-written analyzer result: `commands` as rule texts, everything else simple and clean. */
+export function analysis(
+  command: string,
+  commands: (string | Partial<SimpleCommand> & { ruleText: string })[],
+  extra: Partial<BashAnalysis> = {},
+): BashAnalysis {
+  return {
+    command,
+    parse: "simple",
+    commands: commands.map((c) => {
+      const one = typeof c === "string" ? { ruleText: c } : c;
+      return {
+        argv: one.ruleText.split(" "),
+        env: {},
+        redirects: [],
+        hasUnsafeEnv: false,
+        noAutoAllow: [],
+        ...one,
+      };
+    }),
+    checks: [],
+    readOnly: false,
+    classification: "other",
+    warnings: [],
+    prefix: null,
+    suggestions: [],
+    paths: [],
+    ...extra,
+  };
+}
+
+export function writeIn(dir: string, file: string, content: unknown): string {
+  const path = join(dir, file);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+  return path;
+}
+
+/** Runs the real CLI in the sandbox (its workspace, state dir and environment). */
+export function runToolrt(
+  box: Sandbox,
+  args: string[],
+  stdin?: string,
+): { code: number; out: string; err: string } {
+  const main = join(import.meta.dir, "../../src/cli/main.ts");
+  const result = Bun.spawnSync([
+    process.execPath,
+    main,
+    "--cwd",
+    box.cwd,
+    "--state-dir",
+    box.stateDir,
+    ...args,
+  ], {
+    env: { ...process.env, ...box.env, NO_COLOR: "1" },
+    ...(stdin !== undefined ? { stdin: Buffer.from(stdin) } : {}),
+  });
+  return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() };
+}

@@ -1,0 +1,120 @@
+/** Real runs under bwrap. Skipped, with the reason, where no sandbox is usable (CI installs bubblewrap). */
+import { afterAll, describe, expect, test } from "bun:test";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { buildSandboxProfile, type SandboxSettings } from "../../src/sandbox/profile.ts";
+import { runWrapped } from "../../src/sandbox/run.ts";
+import { SandboxRefusedError, wrapCommand } from "../../src/sandbox/wrap.ts";
+
+const availability = detectSandbox();
+const usable = availability.available && availability.kind === "bwrap";
+if (!usable) {
+  console.warn(`skipping real bwrap runs: ${availability.available ? "not Linux" : availability.reason}`);
+}
+
+const dir = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-bwrap-")));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const ws = join(dir, "work space");
+const outside = join(dir, "outside");
+mkdirSync(join(ws, ".git", "hooks"), { recursive: true });
+mkdirSync(outside);
+writeFileSync(join(ws, ".git", "config"), "[core]\n");
+writeFileSync(join(outside, "victim"), "v\n");
+linkSync(join(outside, "victim"), join(ws, "prelinked"));
+
+async function run(script: string, settings: SandboxSettings = {}, env: Record<string, string> = {}) {
+  const profile = buildSandboxProfile(settings, ws);
+  const wrapped = await wrapCommand(profile, ["/bin/sh", "-c", script], {
+    cwd: ws,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+  });
+  return runWrapped(wrapped, ["ignore", "pipe", "pipe"]);
+}
+
+describe.skipIf(!usable)("bwrap runs", () => {
+  test("the exit status is the command's", async () => {
+    expect((await run("exit 7")).exitCode).toBe(7);
+  });
+  test("writes land in the workspace and in $TMPDIR, not outside", async () => {
+    const r = await run(
+      `echo in > ws-file && echo t > "$TMPDIR/t" && cat "$TMPDIR/t" && echo out > ${outside}/x`,
+    );
+    expect(readFileSync(join(ws, "ws-file"), "utf8")).toBe("in\n");
+    expect(r.stdout).toBe("t\n");
+    expect(r.stderr).toContain("Read-only file system");
+    expect(existsSync(join(outside, "x"))).toBe(false);
+  });
+  test("protected paths stay read-only and placeholders vanish afterwards", async () => {
+    const r = await run("echo x >> .bashrc; echo x > .git/hooks/pre-commit; mv .git .git2; echo done");
+    expect(r.stdout).toBe("done\n");
+    expect(r.stderr?.match(/Read-only file system/g)?.length).toBe(2);
+    expect(r.stderr).toContain("Device or resource busy");
+    expect(existsSync(join(ws, ".bashrc"))).toBe(false);
+    expect(existsSync(join(ws, ".git", "hooks", "pre-commit"))).toBe(false);
+  });
+  test("a hard link made before the run does not write through", async () => {
+    await run("echo evil >> prelinked");
+    expect(readFileSync(join(outside, "victim"), "utf8")).toBe("v\n");
+  });
+  test("secret-looking variables are gone, even from /proc/1/environ", async () => {
+    const r = await run("env; cat /proc/1/environ | tr '\\0' '\\n'", { unsetEnv: ["EXTRA_*"] }, {
+      MY_API_KEY: "k1",
+      EXTRA_THING: "k2",
+      KEEP_ME: "yes",
+    });
+    expect(r.stdout).toContain("KEEP_ME=yes");
+    expect(r.stdout).not.toContain("k1");
+    expect(r.stdout).not.toContain("k2");
+  });
+  test("denyRead hides a directory", async () => {
+    mkdirSync(join(dir, "secret"));
+    writeFileSync(join(dir, "secret", "key"), "s3cr3t");
+    const r = await run(`cat ${join(dir, "secret", "key")}`, { denyRead: [join(dir, "secret")] });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).not.toContain("s3cr3t");
+  });
+  test("no network, and no unix sockets", async () => {
+    const r = await run(
+      "cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '; python3 -c 'import socket; socket.socket(socket.AF_UNIX)' 2>&1 | tail -1",
+    );
+    expect(r.stdout).toStartWith("lo\n");
+    if (Bun.which("python3")) expect(r.stdout).toContain("Operation not permitted");
+  });
+  test("a symlinked protected path is refused before anything runs", async () => {
+    const linked = join(dir, "linked-ws");
+    mkdirSync(join(linked), { recursive: true });
+    Bun.spawnSync(["ln", "-s", outside, join(linked, ".claude")]);
+    const profile = buildSandboxProfile({}, linked);
+    await expect(wrapCommand(profile, ["true"], { cwd: linked })).rejects.toBeInstanceOf(SandboxRefusedError);
+  });
+  test("allowNet: the proxy lets the listed host through the bridge and reports the others", async () => {
+    const server = createServer((s) => s.once("data", () => s.end("HTTP/1.0 200 OK\r\n\r\nhello-from-host")));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const fetchBoth = `${process.execPath} -e '
+        for (const host of ["127.0.0.1", "localhost"]) {
+          const r = await fetch("http://" + host + ":${port}/").then((r) => r.text(), (e) => "error " + e.message);
+          console.log(host, r.trim());
+        }'`;
+      const r = await run(fetchBoth, { allowNet: ["127.0.0.1"] });
+      expect(r.stdout).toContain("127.0.0.1 hello-from-host");
+      expect(r.stdout).toContain("localhost toolrt sandbox: network access to localhost");
+      expect(r.denials).toContainEqual({ host: "localhost", port, via: "http" });
+    } finally {
+      server.close();
+    }
+  });
+});

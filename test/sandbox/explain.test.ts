@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { explainSandboxFailure } from "../../src/sandbox/explain.ts";
+import { testProfile } from "./fixtures.ts";
+
+const profile = testProfile("/w", { denyRead: ["/home/u/.ssh"] });
+const explain = (output: string, extra: object = {}) =>
+  explainSandboxFailure({ output, exitCode: 1, cwd: "/w", ...extra }, profile);
+
+describe("explainSandboxFailure", () => {
+  test("a write outside the writable roots names the path and the narrow exception", () => {
+    const text = explain("touch: cannot touch '/home/u/notes.txt': Read-only file system")!;
+    expect(text).toContain("writing /home/u/notes.txt was blocked");
+    expect(text).toContain("--allow-write /home/u/notes.txt");
+    expect(text).toContain("rather than turning the sandbox off");
+  });
+  test("a protected path says it stays read-only and who can change it", () => {
+    const text = explain("sh: 1: cannot create .git/hooks/pre-commit: Read-only file system")!;
+    expect(text).toContain("/w/.git/hooks is a protected path");
+    expect(text).toContain("outside the sandbox");
+  });
+  test("relative paths are resolved against the working directory", () => {
+    expect(explain("bash: ../elsewhere/x: Read-only file system")).toContain(
+      "writing /elsewhere/x was blocked",
+    );
+  });
+  test("a read of a denied path says it is hidden", () => {
+    expect(explain("cat: /home/u/.ssh/id_rsa: Permission denied")).toContain(
+      "/home/u/.ssh is hidden by the sandbox",
+    );
+  });
+  test("proxy denials name host and port and the allowNet exception", () => {
+    const text = explain("", { denials: [{ host: "example.com", port: 443, via: "http" }] })!;
+    expect(text).toContain("network access to example.com:443 was blocked");
+    expect(text).toContain("--allow-net example.com");
+  });
+  test("name resolution failing without a proxy means the network is off", () => {
+    expect(explain("curl: (6) Could not resolve host: example.com")).toContain(
+      "the network is off inside the sandbox (example.com was not reachable)",
+    );
+  });
+  test("a fork failure mentions the process cap", () => {
+    expect(explain("bash: fork: retry: Resource temporarily unavailable")).toContain(
+      "caps the number of processes",
+    );
+  });
+  test("bwrap failing to set up says the command did not run", () => {
+    expect(explain("bwrap: No permissions to creating new namespace")).toContain("the command did not run");
+  });
+  test("an ordinary failure is not blamed on the sandbox", () => {
+    expect(explain("error: test failed: expected 1, got 2")).toBeNull();
+    expect(explain("cp: cannot stat '/w/missing': No such file or directory")).toBeNull();
+  });
+  test("a write inside the workspace that failed for another reason is not blamed", () => {
+    expect(explain("rm: cannot remove '/w/busy': Permission denied")).toBeNull();
+  });
+});

@@ -1,0 +1,18 @@
+/** A profile for pure tests: one writable root, the mandatory protected list, default limits. */
+import { DEFAULT_LIMITS, type SandboxProfile } from "../../src/sandbox/profile.ts";
+import { MANDATORY_PROTECTED } from "../../src/sandbox/protected.ts";
+
+export function testProfile(workspace: string, over: Partial<SandboxProfile> = {}): SandboxProfile {
+  return {
+    workspace,
+    writableRoots: [workspace],
+    denyRead: [],
+    denyWrite: [],
+    protectedEntries: MANDATORY_PROTECTED,
+    allowNet: [],
+    unsetEnvPatterns: [],
+    limits: DEFAULT_LIMITS,
+    problems: [],
+    ...over,
+  };
+}

@@ -1,0 +1,33 @@
+import { describe, expect, test } from "bun:test";
+import { analyze, surfaceWords } from "../../src/search/tokenize.ts";
+
+describe("surfaceWords", () => {
+  const cases: [string, string[]][] = [
+    ["mcp__github__create_pull_request", ["mcp", "github", "create", "pull", "request"]],
+    ["linear_getActiveCycle", ["linear", "get", "active", "cycle"]],
+    ["API-post-search", ["api", "post", "search"]],
+    ["listRepositoriesByNamespace", ["list", "repositories", "by", "namespace"]],
+    ["r2_put_object S3Tables", ["r2", "put", "object", "s3", "tables"]],
+    ["Überprüfe die Straße", ["überprüfe", "die", "straße"]],
+    ["emoji 🙂 between", ["emoji", "between"]],
+    ["", []],
+  ];
+  for (const [text, words] of cases) {
+    test(JSON.stringify(text), () => expect(surfaceWords(text), text).toEqual(words));
+  }
+});
+
+describe("analyze", () => {
+  test("drops stop words and stems", () => {
+    expect(analyze("Creates the pull requests")).toEqual(["creat", "pull", "request"]);
+  });
+  test("spells out abbreviations the same way on both sides", () => {
+    expect(analyze("open a PR")).toEqual(analyze("open pull request"));
+    expect(analyze("k8s pods")).toEqual(analyze("kubernetes pods"));
+  });
+  test("records each word with its term when asked", () => {
+    const seen = new Map<string, string>();
+    analyze("Taking screenshots", seen);
+    expect([...seen]).toEqual([["taking", "take"], ["screenshots", "screenshot"]]);
+  });
+});
