@@ -7,10 +7,12 @@ import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
 import { exitCodeFor } from "./errors.ts";
 import { addGlobalOptions } from "./globals.ts";
+import { register as registerAgent } from "./agent.ts";
 import { register as registerAudit } from "./audit.ts";
 import { register as registerCheck } from "./check.ts";
 import { register as registerMcp } from "./mcp.ts";
 import { register as registerPolicy } from "./policy.ts";
+import { register as registerRender } from "./render.ts";
 import { register as registerRun } from "./run.ts";
 import { register as registerSandbox } from "./sandbox.ts";
 import { register as registerSearch } from "./search.ts";
@@ -39,6 +41,8 @@ export function buildProgram(): Command {
     registerTrust,
     registerServe,
     registerMcp,
+    registerAgent,
+    registerRender,
   ];
   for (const register of commands) register(program);
   for (const command of program.commands) command.exitOverride();

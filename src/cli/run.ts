@@ -6,7 +6,7 @@ import { lookupTool } from "../exec/lookup.ts";
 import type { AskAnswer, Asker, AskRequest, CallOutcome } from "../exec/types.ts";
 import { UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
-import { openRuntime } from "./runtime.ts";
+import { openDefaultSession } from "./runtime.ts";
 
 export function register(program: Command): void {
   program
@@ -25,7 +25,7 @@ export function register(program: Command): void {
       ) => {
         const globals = globalsOf(command);
         const input = parseInput(inputText);
-        const { session } = await openRuntime(globals, "cli");
+        const { session, close } = await openDefaultSession(globals, "cli");
         try {
           const found = lookupTool(session.pool.current, toolName);
           if (!found.ok) throw new UsageError(found.message.replace(/^Error: /, ""));
@@ -37,7 +37,7 @@ export function register(program: Command): void {
           console.log(opts.json ? JSON.stringify(toJson(outcome), null, 2) : humanText(outcome));
           process.exitCode = outcome.isError && outcome.decision !== "deny" ? 1 : 0;
         } finally {
-          await session.close();
+          await close();
         }
       },
     );
@@ -59,7 +59,7 @@ const newToolUseId = () => `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}
 
 const allowOnce: Asker = async () => ({ behavior: "allow-once" });
 
-const askOnTerminal: Asker = async (request: AskRequest): Promise<AskAnswer> => {
+export const askOnTerminal: Asker = async (request: AskRequest): Promise<AskAnswer> => {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     process.stderr.write(

@@ -1,6 +1,7 @@
 /**
- * Loads the policy, connects the MCP servers, and builds the pool and the session from the global
- * options — wired the same way for `tools`, `check`, `run`, `serve`, `hook` and `agent`.
+ * The composition root: loads the policy, connects the MCP servers, and builds pools and sessions
+ * from the global options — the same way for `tools`, `run`, `serve`, `hook` and `agent` (and each
+ * subagent of an agent).
  */
 import { type LoadOptions, loadPolicy, type LoadResult } from "../policy/load.ts";
 import { DenialTracker } from "../policy/denials.ts";
@@ -12,7 +13,7 @@ import { rulesPolicy } from "../exec/rules-policy.ts";
 import { createSession, type RuntimeSession } from "../exec/session.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import { DiscoveredTools } from "../search/discovered.ts";
-import type { InvokedBy } from "../tool/types.ts";
+import type { AnyTool, InvokedBy, ToolContext } from "../tool/types.ts";
 import { mcpResourceTools } from "../tools/mcp-resources/index.ts";
 import { createToolSearchTool } from "../tools/tool-search/tool.ts";
 import { ConfigError } from "./errors.ts";
@@ -43,58 +44,92 @@ export function loadForCli(globals: GlobalOptions): LoadResult {
   return loaded;
 }
 
-export interface RuntimeOptions {
+export interface PoolOptions {
   /** `tool_reference` blocks for the Anthropic API; JSON schemas in text for every other client. */
   searchResultStyle?: "tool_reference" | "schemas";
 }
 
-export interface Runtime {
-  session: RuntimeSession;
+export interface RuntimePool {
   pool: ToolPool;
-  /** The deferred tools the model has found through ToolSearch in this session. */
+  /** The deferred tools the model has found through this pool's ToolSearch. */
   discovered: DiscoveredTools;
-  policy: LoadResult;
-  mcp: McpManager;
 }
 
-/** Everything a command needs to run tools; `session.close()` stops MCP servers and tasks. */
-export async function openRuntime(
-  globals: GlobalOptions,
-  invokedBy: InvokedBy,
-  options: RuntimeOptions = {},
-): Promise<Runtime> {
+export interface Runtime {
+  readonly policy: LoadResult;
+  readonly mcp: McpManager;
+  /** A pool over `tools` (default: the built-ins) with its own ToolSearch, fed by the MCP servers. */
+  makePool(tools?: readonly AnyTool[], options?: PoolOptions): RuntimePool;
+  openSession(pool: ToolPool, invokedBy: InvokedBy, agent?: ToolContext["agent"]): RuntimeSession;
+  /** Stops the MCP servers; sessions stop their own tasks. */
+  close(): Promise<void>;
+}
+
+/** Loads the policy and connects every MCP server (each bounded by its own timeout). */
+export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
   const loaded = loadForCli(globals);
   const mcp = openMcp(globals);
-  const discovered = new DiscoveredTools();
-  // ToolSearch reads the pool it belongs to on every call: a getter breaks the cycle.
-  const toolSearch = createToolSearchTool({
-    deferredTools: () => pool.current.tools.filter((tool) => decideDeferral(tool).deferred),
-    discovered,
-    resultStyle: options.searchResultStyle ?? "schemas",
-    stateDir: globals.stateDir,
-  });
-  const pool: ToolPool = new ToolPool([...getAllBaseTools(), toolSearch, ...mcpResourceTools(mcp)], {
-    mode: poolModeOf(globals.mode),
-    denyRules: loaded.policy.blanketDenies(),
-  });
-  mcp.attach(pool);
   await mcp.connectAll();
-
-  // "Always allow" answers become session rules: the policy is recompiled with the grant.
+  // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
   const denials = new DenialTracker();
-  const session = createSession({
-    pool,
-    policy: (request) => rulesPolicy(rules, denials)(request),
-    hooks: loaded.policy.hooks(),
-    cwd: globals.cwd,
-    stateDir: globals.stateDir,
-    mode: permissionModeOf(globals.mode),
-    invokedBy,
-    grant: (rule) => {
-      rules = grantForSession(rules, globals.stateDir, globals.cwd, rule);
+  const grant = (rule: string) => {
+    rules = grantForSession(rules, globals.stateDir, globals.cwd, rule);
+  };
+
+  return {
+    policy: loaded,
+    mcp,
+    makePool(tools = getAllBaseTools(), options = {}) {
+      const discovered = new DiscoveredTools();
+      // ToolSearch reads the pool it belongs to on every call: a getter breaks the cycle.
+      const toolSearch = createToolSearchTool({
+        deferredTools: () => pool.current.tools.filter((tool) => decideDeferral(tool).deferred),
+        discovered,
+        resultStyle: options.searchResultStyle ?? "schemas",
+        stateDir: globals.stateDir,
+      });
+      const pool: ToolPool = new ToolPool([...tools, toolSearch, ...mcpResourceTools(mcp)], {
+        mode: poolModeOf(globals.mode),
+        denyRules: loaded.policy.blanketDenies(),
+      });
+      mcp.attach(pool);
+      return { pool, discovered };
     },
-    onClose: () => mcp.close(),
-  });
-  return { session, pool, discovered, policy: loaded, mcp };
+    openSession(pool, invokedBy, agent) {
+      return createSession({
+        pool,
+        policy: (request) => rulesPolicy(rules, denials)(request),
+        hooks: loaded.policy.hooks(),
+        cwd: globals.cwd,
+        stateDir: globals.stateDir,
+        mode: permissionModeOf(globals.mode),
+        invokedBy,
+        ...(agent ? { agent } : {}),
+        grant,
+      });
+    },
+    close: () => mcp.close(),
+  };
+}
+
+/** The common case: one runtime, the built-in pool, one session. `close()` ends all of it. */
+export async function openDefaultSession(
+  globals: GlobalOptions,
+  invokedBy: InvokedBy,
+  options: PoolOptions = {},
+): Promise<RuntimePool & { session: RuntimeSession; runtime: Runtime; close(): Promise<void> }> {
+  const runtime = await openRuntime(globals);
+  const { pool, discovered } = runtime.makePool(getAllBaseTools(), options);
+  const session = runtime.openSession(pool, invokedBy);
+  return {
+    pool,
+    discovered,
+    session,
+    runtime,
+    close: async () => {
+      await session.close();
+      await runtime.close();
+    },
+  };
 }

@@ -4,7 +4,7 @@ import { isLoopback } from "../mcp/http-endpoint.ts";
 import { serveHttp, serveStdio } from "../mcp/serve.ts";
 import { UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
-import { openRuntime } from "./runtime.ts";
+import { openDefaultSession } from "./runtime.ts";
 
 interface ServeOptions {
   http?: string;
@@ -33,8 +33,9 @@ export function register(program: Command): void {
       }
 
       // One-shot clients list tools right after initializing, so MCP servers connect first.
-      const { session } = await openRuntime(globals, "mcp-client", { searchResultStyle: "tool_reference" });
-      const shutdown = () => session.close();
+      const { session, close: shutdown } = await openDefaultSession(globals, "mcp-client", {
+        searchResultStyle: "tool_reference",
+      });
 
       if (!listen) {
         await serveStdio(session);

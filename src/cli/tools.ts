@@ -3,7 +3,7 @@ import { styleText } from "node:util";
 import type { Command } from "commander";
 import { describeTool, type ToolDescription } from "../pool/describe.ts";
 import { globalsOf } from "./globals.ts";
-import { openRuntime } from "./runtime.ts";
+import { openDefaultSession } from "./runtime.ts";
 
 export function register(program: Command): void {
   program
@@ -13,8 +13,8 @@ export function register(program: Command): void {
     .option("--all", "include deferred tools")
     .action(async (opts: { json?: boolean; all?: boolean }, command: Command) => {
       const globals = globalsOf(command);
-      const { pool, session } = await openRuntime(globals, "cli");
-      await session.close();
+      const { pool, close } = await openDefaultSession(globals, "cli");
+      await close();
       const listed = pool.current.tools.map((tool) => describeTool(tool)).filter((t) =>
         opts.all || !t.deferred
       );

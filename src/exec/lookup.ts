@@ -29,6 +29,11 @@ export function lookupTool(pool: AssembledPool, name: string, gate?: DiscoveryGa
       : undefined;
     return notice ? { ok: true, tool, notice } : { ok: true, tool };
   }
+  // A tool the mode, a deny rule or the tool itself keeps out of this session: say why.
+  const hidden = pool.hidden.find((h) => h.name === name);
+  if (hidden) {
+    return { ok: false, message: `Error: ${name} is not available in this session: ${hidden.reason}.` };
+  }
   const close = closestNames(name, [...pool.byName.keys()], 3);
   const hint = close.length ? ` Did you mean ${close.join(", ")}?` : "";
   return { ok: false, message: `Error: No such tool available: ${name}.${hint}` };

@@ -39,7 +39,8 @@ export function sourceIdOf(server: string): string {
 export class McpManager implements McpResourceSource {
   readonly #entries = new Map<string, McpServerEntry>();
   readonly #connections = new Map<string, McpConnection>();
-  #pool: PoolSink | undefined;
+  /** Every pool fed by these servers (a session's, and each subagent's). */
+  readonly #pools = new Set<PoolSink>();
 
   constructor(servers: readonly McpServerEntry[], options: McpManagerOptions) {
     const env = options.env ?? process.env;
@@ -52,7 +53,9 @@ export class McpManager implements McpResourceSource {
     };
     const events = {
       onTools: (server: string, tools: McpToolDefinition[]) => this.#publish(server, tools),
-      onGone: (server: string) => this.#pool?.removeSource(sourceIdOf(server)),
+      onGone: (server: string) => {
+        for (const pool of this.#pools) pool.removeSource(sourceIdOf(server));
+      },
     };
     for (const entry of servers) {
       const { value, missing } = expandServerConfig(entry.config, env);
@@ -66,12 +69,15 @@ export class McpManager implements McpResourceSource {
     }
   }
 
-  /** Starts feeding the pool; servers already connected are published at once. */
-  attach(pool: PoolSink): void {
-    this.#pool = pool;
+  /** Starts feeding a pool; servers already connected are published to it at once. Returns a detach. */
+  attach(pool: PoolSink): () => void {
+    this.#pools.add(pool);
     for (const connection of this.#connections.values()) {
-      if (connection.tools.length > 0) this.#publish(connection.name, connection.tools);
+      if (connection.tools.length > 0) {
+        pool.setSource(sourceIdOf(connection.name), this.#toolsOf(connection.name));
+      }
     }
+    return () => this.#pools.delete(pool);
   }
 
   /** Connects every enabled server in parallel; resolves once each has settled, whatever the outcome. */
@@ -129,9 +135,14 @@ export class McpManager implements McpResourceSource {
   }
 
   #publish(server: string, definitions: readonly McpToolDefinition[]): void {
+    const tools = this.#toolsOf(server, definitions);
+    for (const pool of this.#pools) pool.setSource(sourceIdOf(server), tools);
+  }
+
+  #toolsOf(server: string, definitions = this.#connections.get(server)!.tools): AnyTool[] {
     const entry = this.#entries.get(server)!;
     const connection = this.#connections.get(server)!;
-    const tools: AnyTool[] = definitions.map((definition) =>
+    return definitions.map((definition) =>
       buildMcpBridgeTool(
         server,
         definition,
@@ -139,7 +150,6 @@ export class McpManager implements McpResourceSource {
         { alwaysLoad: entry.config.alwaysLoad === true },
       )
     );
-    this.#pool?.setSource(sourceIdOf(server), tools);
   }
 }
 

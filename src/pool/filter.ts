@@ -74,7 +74,7 @@ export function filterTools(
   const hidden: HiddenTool[] = [];
   for (const tool of tools) {
     const reason = modeHides(mode, tool) ?? denyReason(tool, denies) ??
-      (tool.isEnabled() ? undefined : "the tool is not enabled here");
+      (tool.isEnabled() ? undefined : tool.disabledReason?.() ?? "the tool is not enabled here");
     if (reason) hidden.push({ name: tool.name, reason });
     else kept.push(tool);
   }

@@ -145,6 +145,8 @@ export interface Tool<Input = any, Output = any> {
   validateInput(input: Input, ctx: ToolContext): Promise<ValidationResult>;
   checkPermissions(input: Input, ctx: ToolContext): Promise<PermissionResult<Input>>;
   isEnabled(): boolean;
+  /** Why `isEnabled()` is false, for the error a call of the hidden tool gets. */
+  disabledReason?(): string;
   isReadOnly(input: Input): boolean;
   isDestructive(input: Input): boolean;
   isConcurrencySafe(input: Input): boolean;

@@ -100,7 +100,7 @@ describe("toolrt serve", () => {
     const client = await clientFor(sessionWith(standardTools(), { deny: ["Forbidden"] }));
     const result = await client.callTool({ name: "Forbidden", arguments: {} });
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain("No such tool available: Forbidden");
+    expect(text(result)).toContain("Forbidden is not available in this session: denied by Forbidden");
   });
 
   test("with elicitation the client's user decides: accept runs the call, decline denies it", async () => {

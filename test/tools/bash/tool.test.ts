@@ -132,8 +132,9 @@ describe("Bash: large output", () => {
     expect(data.stdout.startsWith("x".repeat(5_000))).toBe(true);
     expect(data.stdout.endsWith("x\nend-of-output\n")).toBe(true);
     expect(data.stdout).toContain(`omitted here; the whole output is in ${data.outputPath}`);
-    // Holding the output would cost 100 MB at least; the head/tail buffers cost 40 KB.
-    expect(peak - before).toBeLessThan(64 * 1024 * 1024);
+    // Holding the output would cost 100 MB at least; the head/tail buffers cost 40 KB. The margin
+    // below 100 MB is for what the rest of the test process allocates meanwhile.
+    expect(peak - before).toBeLessThan(96 * 1024 * 1024);
   });
 });
 

@@ -1,0 +1,62 @@
+/**
+ * What went wrong with a Messages API request, in words a person can act on, and whether trying
+ * again can help (rate limits, overload, server errors, dropped connections).
+ */
+import Anthropic from "@anthropic-ai/sdk";
+
+export interface ApiFailure {
+  retryable: boolean;
+  /** HTTP status, or null for a connection failure or an error event inside the stream. */
+  status: number | null;
+  message: string;
+  /** The server's `retry-after`, in milliseconds, when it sent one. */
+  retryAfterMs?: number;
+}
+
+const RETRYABLE_TYPES = new Set(["overloaded_error", "rate_limit_error", "api_error"]);
+
+export function describeApiFailure(error: unknown): ApiFailure {
+  if (error instanceof Anthropic.APIConnectionError) {
+    return { retryable: true, status: null, message: `could not reach the API: ${error.message}` };
+  }
+  if (!(error instanceof Anthropic.APIError)) {
+    return {
+      retryable: false,
+      status: null,
+      message: error instanceof Error ? error.message : String(error),
+    };
+  }
+  const status = error.status ?? null;
+  const detail = error.apiMessage ?? error.message;
+  if (status === 401) {
+    return {
+      retryable: false,
+      status,
+      message: `authentication failed (401: ${detail}). Check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) ` +
+        `for ${baseUrlName()}.`,
+    };
+  }
+  if (status === 403) {
+    return {
+      retryable: false,
+      status,
+      message: `the API key may not use this model or endpoint (403: ${detail}).`,
+    };
+  }
+  const retryable = status === null
+    ? RETRYABLE_TYPES.has(error.type ?? "")
+    : status === 408 || status === 409 || status === 429 || status >= 500;
+  return { retryable, status, message: status ? `${status} ${detail}` : detail, ...retryAfter(error) };
+}
+
+function retryAfter(error: InstanceType<typeof Anthropic.APIError>): { retryAfterMs?: number } {
+  const value = error.headers?.get("retry-after");
+  const seconds = value === null || value === undefined ? NaN : Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? { retryAfterMs: seconds * 1000 } : {};
+}
+
+function baseUrlName(): string {
+  return process.env.ANTHROPIC_BASE_URL
+    ? `the gateway at ${process.env.ANTHROPIC_BASE_URL}`
+    : "the Anthropic API";
+}
