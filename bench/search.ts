@@ -18,6 +18,7 @@ import { decideDeferral } from "../src/pool/deferral.ts";
 import { type Catalog, catalogTools, parseCatalog } from "../src/search/catalog.ts";
 import { DiscoveredTools } from "../src/search/discovered.ts";
 import { ALL_LAYERS, type SearchLayers } from "../src/search/expand.ts";
+import { decodeIndex, encodeIndex } from "../src/search/index-file.ts";
 import { ToolIndex } from "../src/search/tool-index.ts";
 import type { AnyTool } from "../src/tool/types.ts";
 import { createToolSearchTool } from "../src/tools/tool-search/tool.ts";
@@ -28,7 +29,6 @@ interface Query {
   q: string;
   kind: string;
   expect: string[];
-  split: "dev" | "heldout";
 }
 
 const root = join(import.meta.dir, "..");
@@ -41,19 +41,31 @@ if (!catalogPath) {
 }
 const catalog = parseCatalog(readFileSync(catalogPath, "utf8"));
 const tools = catalogTools(catalog);
-const queries: Query[] = readFileSync(join(root, "fixtures/search/queries.jsonl"), "utf8").trim().split("\n")
-  .map((line, i) => {
-    const q = JSON.parse(line) as Omit<Query, "split">;
+const known = new Set(tools.map((t) => t.name));
+
+function readQueries(file: string): Query[] {
+  return readFileSync(join(root, "fixtures/search", file), "utf8").trim().split("\n").map((line) => {
+    const q = JSON.parse(line) as Query;
     const expect = q.expect.map((id) => {
       const [server, tool] = id.split("/") as [string, string];
       return mcpToolName(server, tool);
     });
-    return { ...q, expect, split: i % 3 === 2 ? "heldout" : "dev" };
+    for (const name of expect) if (!known.has(name)) throw new Error(`query ${q.q}: no tool ${name}`);
+    return { ...q, expect };
   });
-const known = new Set(tools.map((t) => t.name));
-for (const q of queries) {
-  for (const name of q.expect) if (!known.has(name)) throw new Error(`query ${q.q}: no tool ${name}`);
 }
+
+const firstSet = readQueries("queries.jsonl");
+/**
+ * Tuning: two thirds of the first set. Held out: its every third query (never looked at while
+ * tuning). Held out 2: a second set written and frozen before the second round of tuning.
+ */
+const sets: Record<string, Query[]> = {
+  tuning: firstSet.filter((_, i) => i % 3 !== 2),
+  heldout: firstSet.filter((_, i) => i % 3 === 2),
+  "heldout-2": readQueries("queries-heldout-2.jsonl"),
+};
+const queries = Object.values(sets).flat();
 
 type Ranker = (query: string) => string[];
 
@@ -77,22 +89,18 @@ const methods: Record<string, Ranker> = {
   // Plain BM25 has no query language: the `+` is just dropped.
   bm25: (q) => bm25.search(q.replaceAll("+", " "), 10),
 };
-const splits: Record<string, Query[]> = {
-  all: queries,
-  dev: queries.filter((q) => q.split === "dev"),
-  heldout: queries.filter((q) => q.split === "heldout"),
-};
+const kinds = [...new Set(queries.map((q) => q.kind))];
 for (const [method, rank] of Object.entries(methods)) {
-  for (const [split, subset] of Object.entries(splits)) {
-    report("search", { figure: "quality", method, split, ...quality(rank, subset) });
+  for (const [set, subset] of Object.entries(sets)) {
+    report("search", { figure: "quality", method, set, ...quality(rank, subset) });
   }
-  for (const kind of [...new Set(queries.map((q) => q.kind))]) {
-    report("search", {
-      figure: "quality",
-      method,
-      split: `kind:${kind}`,
-      ...quality(rank, queries.filter((q) => q.kind === kind)),
-    });
+  for (const [set, subset] of Object.entries(sets)) {
+    for (const kind of kinds) {
+      const ofKind = subset.filter((q) => q.kind === kind);
+      if (ofKind.length > 0) {
+        report("search", { figure: "quality by kind", method, set, kind, ...quality(rank, ofKind) });
+      }
+    }
   }
 }
 
@@ -107,13 +115,8 @@ const layerRuns: Record<string, SearchLayers> = {
 };
 for (const [label, layers] of Object.entries(layerRuns)) {
   const rank: Ranker = (q) => index.search(q, 10, layers).hits.map((h) => h.name);
-  for (const split of ["all", "heldout"]) {
-    report("search", {
-      figure: "layer ablation",
-      method: `toolrt ${label}`,
-      split,
-      ...quality(rank, splits[split]!),
-    });
+  for (const [set, subset] of Object.entries(sets)) {
+    report("search", { figure: "layer ablation", method: `toolrt ${label}`, set, ...quality(rank, subset) });
   }
 }
 const wordnetBytes = Bun.file(join(root, "src/search/data/wordnet-synonyms.txt")).size;
@@ -136,12 +139,12 @@ const big = repeatedCatalog(catalog, 10_000);
 const builds = await timeRuns(3, () => ToolIndex.build(big));
 report("search", { figure: "index build", tools: big.length, ...roundAll(summarize(builds)) });
 const bigIndex = ToolIndex.build(big);
-const cached = JSON.stringify(bigIndex.toData());
-const loads = await timeRuns(5, () => ToolIndex.fromData(JSON.parse(cached)));
+const cached = encodeIndex(bigIndex);
+const loads = await timeRuns(5, () => decodeIndex(cached));
 report("search", {
   figure: "cache load",
   tools: big.length,
-  bytes: cached.length,
+  bytes: cached.byteLength,
   ...roundAll(summarize(loads)),
 });
 const latencies: number[] = [];

@@ -9,7 +9,7 @@
 import type { AnyTool } from "../tool/types.ts";
 import { type SearchDocument, toolDocument } from "./document.ts";
 import { ALL_LAYERS, expandQuery, type SearchLayers } from "./expand.ts";
-import { buildSearchIndex, SearchIndex, type SerializedIndex } from "./index.ts";
+import { buildSearchIndex, SearchIndex } from "./index.ts";
 import { parseQuery } from "./query.ts";
 
 export interface SearchHit {
@@ -26,18 +26,13 @@ export interface SearchOutcome {
   unmatchedRequired: string[];
 }
 
-/** What a cached index needs besides the ranked part: every tool's other names. */
-export interface SerializedToolIndex {
-  index: SerializedIndex;
-  aliases: string[][];
-}
-
 export class ToolIndex {
   private readonly lowerNames: readonly string[];
 
-  private constructor(
-    private readonly index: SearchIndex,
-    private readonly aliases: readonly (readonly string[])[],
+  constructor(
+    readonly index: SearchIndex,
+    /** Each tool's other names, for `select:`. */
+    readonly aliases: readonly (readonly string[])[],
   ) {
     this.lowerNames = index.names.map((name) => name.toLowerCase());
   }
@@ -51,14 +46,6 @@ export class ToolIndex {
     aliases: readonly (readonly string[])[],
   ): ToolIndex {
     return new ToolIndex(buildSearchIndex(documents), aliases);
-  }
-
-  static fromData(data: SerializedToolIndex): ToolIndex {
-    return new ToolIndex(SearchIndex.fromData(data.index), data.aliases);
-  }
-
-  toData(): SerializedToolIndex {
-    return { index: this.index.toData(), aliases: this.aliases.map((list) => [...list]) };
   }
 
   get names(): readonly string[] {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { ALL_LAYERS } from "../../src/search/expand.ts";
+import { decodeIndex, encodeIndex } from "../../src/search/index-file.ts";
 import { ToolIndex } from "../../src/search/tool-index.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { smallCatalogTools } from "./helpers.ts";
@@ -129,9 +130,9 @@ describe("searchHint", () => {
   });
 });
 
-describe("cached data", () => {
-  test("an index restored from its data answers like the original", () => {
-    const restored = ToolIndex.fromData(JSON.parse(JSON.stringify(index.toData())));
+describe("index file", () => {
+  test("an index restored from its bytes answers like the original", () => {
+    const restored = decodeIndex(encodeIndex(index));
     for (const query of ["open a PR", "+slack send", "select:mcp__github__get_me", "screnshot"]) {
       expect(restored.search(query, 5), query).toEqual(index.search(query, 5));
     }
