@@ -108,10 +108,9 @@ for (const [method, rank] of Object.entries(methods)) {
 // language remain).
 const layerRuns: Record<string, SearchLayers> = {
   "without synonyms": { ...ALL_LAYERS, synonyms: false },
-  "without wordnet": { ...ALL_LAYERS, wordnet: false },
   "without typos": { ...ALL_LAYERS, typos: false },
   "without joinedWords": { ...ALL_LAYERS, joinedWords: false },
-  "no layers": { synonyms: false, wordnet: false, typos: false, joinedWords: false },
+  "no layers": { synonyms: false, typos: false, joinedWords: false },
 };
 for (const [label, layers] of Object.entries(layerRuns)) {
   const rank: Ranker = (q) => index.search(q, 10, layers).hits.map((h) => h.name);
@@ -119,8 +118,6 @@ for (const [label, layers] of Object.entries(layerRuns)) {
     report("search", { figure: "layer ablation", method: `toolrt ${label}`, set, ...quality(rank, subset) });
   }
 }
-const wordnetBytes = Bun.file(join(root, "src/search/data/wordnet-synonyms.txt")).size;
-report("search", { figure: "layer data size", layer: "wordnet", bytes: wordnetBytes });
 report("search", {
   figure: "layer data size",
   layer: "synonyms",

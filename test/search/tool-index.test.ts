@@ -44,7 +44,7 @@ describe("keyword and natural-language ranking on real definitions", () => {
   });
 
   test("each layer can be switched off: without synonyms a PR is not a pull request's creation", () => {
-    const bare = { ...ALL_LAYERS, synonyms: false, wordnet: false };
+    const bare = { ...ALL_LAYERS, synonyms: false };
     expect(index.search("open a PR", 1, bare).hits[0]?.name).not.toBe("mcp__github__create_pull_request");
     expect(index.search("open a PR", 1).hits[0]?.name).toBe("mcp__github__create_pull_request");
   });
