@@ -17,7 +17,7 @@ interface FieldSpec {
 }
 
 const FIELDS: Record<Field, FieldSpec> = {
-  toolName: { weight: 3.0, b: 0.3 },
+  toolName: { weight: 3.0, b: 0.75 },
   server: { weight: 1.5, b: 0 },
   hint: { weight: 2.5, b: 0.3 },
   description: { weight: 1.0, b: 0.75 },
