@@ -1,16 +1,16 @@
 /**
  * ToolSearch quality and speed on the public MCP catalog (shared/data/mcp-catalog.json):
- * - recall@1, recall@5 and MRR of toolrt's search and of plain BM25 over name+description, on the
- *   query set in fixtures/search/queries.jsonl, overall, per split and per kind of query. Every
- *   third query (index % 3 == 2) is held out: never looked at while tuning;
+ * - recall@1, recall@5 and MRR of toolrt's search and of plain BM25 over name+description, per
+ *   query set (tuning, held out, held out 2; see `sets` below) and per kind of query in each;
  * - the gain of each layer (recall@5 with that layer switched off) and the size of its data;
  * - index build, cache load and query latency over 10,000 tools (the catalog repeated under new
- *   server names);
+ *   server names), with the load average they were measured under;
  * - turn-one token saving: chars/4 of the tool definitions sent with and without deferral.
  *
  *   bun bench/search.ts [CATALOG.json]
  */
 import { existsSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { serializeTools } from "../src/agent/serialize.ts";
 import { mcpToolName } from "../src/mcp/definition-tool.ts";
@@ -133,8 +133,9 @@ function repeatedCatalog(source: Catalog, size: number): AnyTool[] {
   return catalogTools({ servers }).slice(0, size);
 }
 const big = repeatedCatalog(catalog, 10_000);
-const builds = await timeRuns(3, () => ToolIndex.build(big));
-report("search", { figure: "index build", tools: big.length, ...roundAll(summarize(builds)) });
+const builds = await timeRuns(5, () => ToolIndex.build(big), 1);
+const load = () => round(loadavg()[0]!, 2);
+report("search", { figure: "index build", tools: big.length, ...roundAll(summarize(builds)), load: load() });
 const bigIndex = ToolIndex.build(big);
 const cached = encodeIndex(bigIndex);
 const loads = await timeRuns(5, () => decodeIndex(cached));
@@ -143,6 +144,7 @@ report("search", {
   tools: big.length,
   bytes: cached.byteLength,
   ...roundAll(summarize(loads)),
+  load: load(),
 });
 const latencies: number[] = [];
 for (let round = 0; round < 5; round++) {
@@ -157,6 +159,7 @@ report("search", {
   tools: big.length,
   unit: "ms",
   ...roundAll(summarize(latencies)),
+  load: load(),
 });
 
 // Turn-one tokens: every definition sent vs. only the loaded ones plus ToolSearch (client side).

@@ -70,6 +70,12 @@ describe("+prefix", () => {
       "mcp__puppeteer__puppeteer_screenshot",
     ]);
   });
+  test("several prefixes: names containing all of them; each unmatched one is named", () => {
+    expect(top("+github +pull", 10).sort()).toEqual(top("+pull_request", 10).sort());
+    for (const name of top("+github +pull", 10)) expect(name).toMatch(/github.*pull/);
+    expect(index.search("+github +discord +zzz", 5).unmatchedRequired).toEqual(["discord", "zzz"]);
+    expect(top("+slack_post +slack_post")).toEqual(["mcp__slack__slack_post_message"]);
+  });
   test("a prefix no name contains yields nothing and says which", () => {
     expect(index.search("+discord send", 5)).toEqual({
       hits: [],
