@@ -146,19 +146,33 @@ report("search", {
   ...roundAll(summarize(loads)),
   load: load(),
 });
+// The builds above leave megabytes of garbage; collect it so the figure is the queries' own.
+Bun.gc(true);
 const latencies: number[] = [];
+/** Each query's fastest round: what the search costs when no other process takes the core away. */
+const best = new Array<number>(queries.length).fill(Infinity);
 for (let round = 0; round < 5; round++) {
-  for (const q of queries) {
+  queries.forEach((q, i) => {
     const start = Bun.nanoseconds();
     bigIndex.search(q.q, 5);
-    if (round > 0) latencies.push((Bun.nanoseconds() - start) / 1e6);
-  }
+    const ms = (Bun.nanoseconds() - start) / 1e6;
+    if (round === 0) return;
+    latencies.push(ms);
+    best[i] = Math.min(best[i]!, ms);
+  });
 }
 report("search", {
   figure: "query latency",
   tools: big.length,
   unit: "ms",
   ...roundAll(summarize(latencies)),
+  load: load(),
+});
+report("search", {
+  figure: "query latency, best of 4 rounds per query",
+  tools: big.length,
+  unit: "ms",
+  ...roundAll(summarize(best)),
   load: load(),
 });
 
