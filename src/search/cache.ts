@@ -1,16 +1,17 @@
 /**
- * The search index cached in the state dir, keyed by a hash of what it was built from. Building
- * the index for 10,000 tools takes a few hundred milliseconds; loading it back takes about ten,
- * which matters for a CLI that starts on every call.
+ * The search index cached in the state dir, keyed by a hash of what it was built from, in the
+ * binary form of `index-file.ts`. For a catalog file it saves parsing the catalog and building;
+ * the key of a pool's tools costs about what a build of them does, which is little.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AnyTool } from "../tool/types.ts";
 import { toolDocument } from "./document.ts";
-import { type SerializedToolIndex, ToolIndex } from "./tool-index.ts";
+import { decodeIndex, encodeIndex } from "./index-file.ts";
+import { ToolIndex } from "./tool-index.ts";
 
 /** Bump when analysis or the serialized shape changes, so stale cache files are never read. */
-const INDEX_FORMAT = 1;
+const INDEX_FORMAT = 2;
 
 export function contentKey(content: string | Uint8Array): string {
   return `${INDEX_FORMAT}-${new Bun.CryptoHasher("sha256").update(content).digest("hex").slice(0, 32)}`;
@@ -20,9 +21,9 @@ export function contentKey(content: string | Uint8Array): string {
 export function cachedIndex(stateDir: string | undefined, key: string, build: () => ToolIndex): ToolIndex {
   if (!stateDir) return build();
   const dir = join(stateDir, "search-index");
-  const file = join(dir, `${key}.json`);
+  const file = join(dir, `${key}.idx`);
   try {
-    return ToolIndex.fromData(JSON.parse(readFileSync(file, "utf8")) as SerializedToolIndex);
+    return decodeIndex(readFileSync(file));
   } catch {
     // Missing or unreadable: build it again.
   }
@@ -30,7 +31,7 @@ export function cachedIndex(stateDir: string | undefined, key: string, build: ()
   try {
     mkdirSync(dir, { recursive: true });
     const partial = `${file}.${process.pid}.tmp`;
-    writeFileSync(partial, JSON.stringify(index.toData()));
+    writeFileSync(partial, encodeIndex(index));
     renameSync(partial, file);
   } catch {
     // A read-only state dir only costs the next call a rebuild.

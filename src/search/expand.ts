@@ -1,23 +1,21 @@
 /**
  * Query text → query groups: one group per word the model typed, holding the word's term and,
- * layer by layer, the terms that may stand for it (hand-written synonyms, WordNet synonyms, typo
+ * layer by layer, the terms that may stand for it (hand-written synonyms, typo
  * corrections, words joined across a space). Each layer can be switched off to measure its gain.
  */
 import type { QueryGroup, SearchIndex, WeightedTerm } from "./index.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { expandAbbreviation, isStopWord, stem, surfaceWords } from "./tokenize.ts";
 import { TypoCorrector } from "./typo.ts";
-import { wordnetSynonymsOf } from "./wordnet.ts";
 
 export interface SearchLayers {
   synonyms: boolean;
-  wordnet: boolean;
   typos: boolean;
   /** "on call" also tries "oncall", "data source" "datasource", when the tools use that word. */
   joinedWords: boolean;
 }
 
-export const ALL_LAYERS: SearchLayers = { synonyms: true, wordnet: true, typos: true, joinedWords: true };
+export const ALL_LAYERS: SearchLayers = { synonyms: true, typos: true, joinedWords: true };
 
 /** Two-word phrases models use for one verb. */
 const IDIOMS: Record<string, string> = {
@@ -36,7 +34,6 @@ const IDIOMS: Record<string, string> = {
   "logged in": "authenticated",
 };
 
-const WORDNET_WEIGHT = 0.45;
 const TYPO_WEIGHT = [1, 0.8, 0.6];
 
 const correctors = new WeakMap<SearchIndex, TypoCorrector>();
@@ -103,9 +100,6 @@ function alternativesOf(word: string, index: SearchIndex, layers: SearchLayers):
         group.push({ term: synonym.term, weight: synonym.weight * meaning.weight });
       }
     }
-  }
-  if (layers.wordnet) {
-    for (const synonym of wordnetSynonymsOf(term)) group.push({ term: synonym, weight: WORDNET_WEIGHT });
   }
   return group;
 }

@@ -5,7 +5,8 @@
  * an argument description, and repeating it across fields does not add up without bound.
  */
 import type { SearchDocument } from "./document.ts";
-import { analyze } from "./tokenize.ts";
+import { expandAbbreviation, isStopWord, stem } from "./tokenize.ts";
+import { TermBuffer, WordTable } from "./word-table.ts";
 
 type Field = Exclude<keyof SearchDocument, "name">;
 
@@ -16,7 +17,7 @@ interface FieldSpec {
 }
 
 const FIELDS: Record<Field, FieldSpec> = {
-  toolName: { weight: 3.0, b: 0.3 },
+  toolName: { weight: 3.0, b: 0.75 },
   server: { weight: 1.5, b: 0 },
   hint: { weight: 2.5, b: 0.3 },
   description: { weight: 1.0, b: 0.75 },
@@ -28,13 +29,6 @@ const FIELD_NAMES = Object.keys(FIELDS) as Field[];
 
 /** BM25 saturation: how fast more occurrences stop mattering. */
 const K1 = 1.2;
-
-interface Postings {
-  docs: number[];
-  /** Field-weighted, length-normalised term frequency per doc, same order as `docs`. */
-  tfs: number[];
-  idf: number;
-}
 
 /** One alternative spelling of a query word and how much a match on it counts. */
 export interface WeightedTerm {
@@ -53,11 +47,24 @@ export interface ScoredDoc {
   score: number;
 }
 
+/**
+ * Postings of all terms in three flat arrays: term t's documents are `docs[starts[t]]` up to
+ * `docs[starts[t + 1]]`, in document order, with their pseudo term frequencies in `tfs`.
+ */
+export interface Postings {
+  terms: ReadonlyMap<string, number>;
+  starts: Int32Array;
+  docs: Int32Array;
+  tfs: Float32Array;
+  idf: Float64Array;
+}
+
 export class SearchIndex {
   readonly names: readonly string[];
-  /** Surface word → stemmed term, for typo correction against words the tools really use. */
-  readonly surfaceWords: ReadonlyMap<string, string>;
-  private readonly postings: Map<string, Postings>;
+  readonly postings: Postings;
+  /** Lower-case words of the tools' texts (what typo correction and joined words match against). */
+  readonly words: readonly string[];
+  private surfaceMap: Map<string, string> | undefined;
   private readonly groupScores: Float64Array;
   private readonly totals: Float64Array;
   private readonly matched: Uint16Array;
@@ -65,10 +72,10 @@ export class SearchIndex {
   private readonly touched: Int32Array;
   private readonly groupTouched: Int32Array;
 
-  constructor(names: string[], postings: Map<string, Postings>, surfaceWords: Map<string, string>) {
+  constructor(names: readonly string[], postings: Postings, words: readonly string[]) {
     this.names = names;
     this.postings = postings;
-    this.surfaceWords = surfaceWords;
+    this.words = words;
     this.groupScores = new Float64Array(names.length);
     this.totals = new Float64Array(names.length);
     this.matched = new Uint16Array(names.length);
@@ -76,22 +83,21 @@ export class SearchIndex {
     this.groupTouched = new Int32Array(names.length);
   }
 
-  static fromData(data: SerializedIndex): SearchIndex {
-    const postings = new Map<string, Postings>();
-    for (const [term, idf, docs, tfs] of data.postings) postings.set(term, { docs, tfs, idf });
-    return new SearchIndex(data.names, postings, new Map(data.surfaceWords));
-  }
-
-  toData(): SerializedIndex {
-    return {
-      names: [...this.names],
-      postings: [...this.postings].map(([term, p]) => [term, p.idf, p.docs, p.tfs]),
-      surfaceWords: [...this.surfaceWords],
-    };
+  /** Surface word → stemmed term, made on first need: a query may never ask for it. */
+  get surfaceWords(): ReadonlyMap<string, string> {
+    if (!this.surfaceMap) {
+      this.surfaceMap = new Map();
+      for (const word of this.words) {
+        for (const part of expandAbbreviation(word)) {
+          if (!isStopWord(part)) this.surfaceMap.set(part, stem(part));
+        }
+      }
+    }
+    return this.surfaceMap;
   }
 
   hasTerm(term: string): boolean {
-    return this.postings.has(term);
+    return this.postings.terms.has(term);
   }
 
   /**
@@ -101,17 +107,18 @@ export class SearchIndex {
   /** `allowed`, when given, has a non-zero entry for each document that may be returned. */
   search(groups: readonly QueryGroup[], limit: number, allowed?: Uint8Array): ScoredDoc[] {
     const { groupScores, totals, matched, touched, groupTouched } = this;
+    const { terms, starts, docs, tfs, idf } = this.postings;
     let touchedCount = 0;
     for (const group of groups) {
       let groupCount = 0;
       // A stand-in word never tells tools apart better than the word typed: cap its rarity.
-      const typedIdf = this.postings.get(group[0]?.term ?? "")?.idf ?? Infinity;
+      const typed = terms.get(group[0]?.term ?? "");
+      const typedIdf = typed === undefined ? Infinity : idf[typed]!;
       for (const { term, weight } of group) {
-        const postings = this.postings.get(term);
-        if (!postings) continue;
-        const { docs, tfs } = postings;
-        const scale = weight * Math.min(postings.idf, typedIdf) * (K1 + 1);
-        for (let i = 0; i < docs.length; i++) {
+        const id = terms.get(term);
+        if (id === undefined) continue;
+        const scale = weight * Math.min(idf[id]!, typedIdf) * (K1 + 1);
+        for (let i = starts[id]!, end = starts[id + 1]!; i < end; i++) {
           const doc = docs[i]!;
           if (allowed && allowed[doc] === 0) continue;
           const tf = tfs[i]!;
@@ -140,14 +147,6 @@ export class SearchIndex {
   }
 }
 
-/** The index as plain data, for the on-disk cache. */
-export interface SerializedIndex {
-  names: string[];
-  /** Per term: the term, its idf, the documents holding it and its frequency in each. */
-  postings: [string, number, number[], number[]][];
-  surfaceWords: [string, string][];
-}
-
 /** The `limit` highest scores (ties: lower doc first), by insertion into a short sorted list. */
 function topK(docs: Int32Array, limit: number, scoreOf: (doc: number) => number): ScoredDoc[] {
   const best: ScoredDoc[] = [];
@@ -167,40 +166,74 @@ function beats(score: number, doc: number, other: ScoredDoc): boolean {
   return score > other.score || (score === other.score && doc < other.doc);
 }
 
-/** Builds the index in two passes: field lengths first (for their averages), then postings. */
+/**
+ * Builds the index in two passes over the documents' term ids: field lengths and document
+ * frequencies first (for their averages and the postings' offsets), then the postings.
+ */
 export function buildSearchIndex(documents: readonly SearchDocument[]): SearchIndex {
-  const surfaceWords = new Map<string, string>();
-  const analyzed = documents.map((doc) => {
-    const fields = {} as Record<Field, string[]>;
-    for (const field of FIELD_NAMES) fields[field] = analyze(doc[field], surfaceWords);
-    return fields;
+  const table = new WordTable();
+  const ids = new TermBuffer();
+  const fieldCount = FIELD_NAMES.length;
+  /** Where each (document, field)'s term ids end in `ids`. */
+  const ends = new Int32Array(documents.length * fieldCount);
+  documents.forEach((doc, d) => {
+    FIELD_NAMES.forEach((field, f) => {
+      table.scan(doc[field], ids);
+      ends[d * fieldCount + f] = ids.length;
+    });
   });
-  const averageLength = {} as Record<Field, number>;
-  for (const field of FIELD_NAMES) {
-    const total = analyzed.reduce((sum, fields) => sum + fields[field].length, 0);
-    averageLength[field] = Math.max(1, total / Math.max(1, analyzed.length));
+  const termCount = table.termCount;
+  const lengthSums = new Float64Array(fieldCount);
+  const df = new Int32Array(termCount);
+  const lastDoc = new Int32Array(termCount).fill(-1);
+  for (let d = 0, at = 0; d < documents.length; d++) {
+    for (let f = 0; f < fieldCount; f++) {
+      const end = ends[d * fieldCount + f]!;
+      lengthSums[f]! += end - at;
+      for (; at < end; at++) {
+        const term = ids.ids[at]!;
+        if (lastDoc[term] !== d) {
+          lastDoc[term] = d;
+          df[term]!++;
+        }
+      }
+    }
   }
-  const postings = new Map<string, Postings>();
-  analyzed.forEach((fields, doc) => {
-    const tfs = new Map<string, number>();
-    for (const field of FIELD_NAMES) {
-      const terms = fields[field];
-      if (terms.length === 0) continue;
-      const { weight, b } = FIELDS[field];
-      const share = weight / (1 - b + b * terms.length / averageLength[field]);
-      for (const term of terms) tfs.set(term, (tfs.get(term) ?? 0) + share);
-    }
-    for (const [term, tf] of tfs) {
-      let list = postings.get(term);
-      if (!list) postings.set(term, list = { docs: [], tfs: [], idf: 0 });
-      list.docs.push(doc);
-      list.tfs.push(tf);
-    }
+  const shares = FIELD_NAMES.map((field, f) => {
+    const { weight, b } = FIELDS[field];
+    const average = Math.max(1, lengthSums[f]! / Math.max(1, documents.length));
+    return (length: number) => weight / (1 - b + b * length / average);
   });
+  const starts = new Int32Array(termCount + 1);
+  for (let t = 0; t < termCount; t++) starts[t + 1] = starts[t]! + df[t]!;
+  const docs = new Int32Array(starts[termCount]!);
+  const tfs = new Float32Array(starts[termCount]!);
+  const filled = starts.slice(0, termCount);
+  const tf = new Float64Array(termCount);
+  const docTerms = new Int32Array(termCount);
+  for (let d = 0, at = 0; d < documents.length; d++) {
+    let docTermCount = 0;
+    for (let f = 0; f < fieldCount; f++) {
+      const end = ends[d * fieldCount + f]!;
+      const share = shares[f]!(end - at);
+      for (; at < end; at++) {
+        const term = ids.ids[at]!;
+        if (tf[term] === 0) docTerms[docTermCount++] = term;
+        tf[term]! += share;
+      }
+    }
+    for (let i = 0; i < docTermCount; i++) {
+      const term = docTerms[i]!;
+      docs[filled[term]!] = d;
+      tfs[filled[term]!++] = tf[term]!;
+      tf[term] = 0;
+    }
+  }
   const n = documents.length;
-  for (const list of postings.values()) {
-    const df = list.docs.length;
-    list.idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  }
-  return new SearchIndex(documents.map((d) => d.name), postings, surfaceWords);
+  const idf = Float64Array.from(df, (count) => Math.log(1 + (n - count + 0.5) / (count + 0.5)));
+  return new SearchIndex(
+    documents.map((d) => d.name),
+    { terms: table.termIds, starts, docs, tfs, idf },
+    table.words,
+  );
 }

@@ -74,38 +74,44 @@ export function surfaceWords(text: string): string[] {
  */
 function forEachWord(text: string, visit: (word: string) => void): void {
   let start = -1;
-  let previous = CharKind.Other;
+  let previous = OTHER;
   for (let i = 0; i <= text.length; i++) {
-    const kind = i < text.length ? charKind(text.charCodeAt(i)) : CharKind.Other;
-    const camelBoundary = kind === CharKind.Upper &&
-      (previous === CharKind.Lower || previous === CharKind.Digit);
-    if (start >= 0 && (kind === CharKind.Other || camelBoundary)) {
+    const kind = i < text.length ? charKind(text.charCodeAt(i)) : OTHER;
+    const camelBoundary = kind === UPPER &&
+      (previous === LOWER || previous === DIGIT);
+    if (start >= 0 && (kind === OTHER || camelBoundary)) {
       visit(text.slice(start, i).toLowerCase());
       start = -1;
     }
-    if (start < 0 && kind !== CharKind.Other) start = i;
+    if (start < 0 && kind !== OTHER) start = i;
     previous = kind;
   }
 }
 
-const enum CharKind {
-  Other,
-  Lower,
-  Upper,
-  Digit,
-}
+/** Kinds of character, plain numbers so that the scanners' hot loops compare integers. */
+export const OTHER = 0;
+export const LOWER = 1;
+export const UPPER = 2;
+export const DIGIT = 3;
+
+const ASCII_KINDS = Uint8Array.from({ length: 128 }, (_, code) => {
+  if (code >= 97 && code <= 122) return LOWER;
+  if (code >= 65 && code <= 90) return UPPER;
+  if (code >= 48 && code <= 57) return DIGIT;
+  return OTHER;
+});
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
-function charKind(code: number): CharKind {
-  if (code >= 97 && code <= 122) return CharKind.Lower;
-  if (code >= 65 && code <= 90) return CharKind.Upper;
-  if (code >= 48 && code <= 57) return CharKind.Digit;
-  if (code < 128) return CharKind.Other;
-  // Beyond ASCII, rare in tool texts. Surrogate halves (emoji, rare scripts) are not words.
+export function charKind(code: number): number {
+  return code < 128 ? ASCII_KINDS[code]! : nonAsciiKind(code);
+}
+
+/** Beyond ASCII, rare in tool texts. Surrogate halves (emoji, rare scripts) are not words. */
+function nonAsciiKind(code: number): number {
   const char = String.fromCharCode(code);
-  if (!LETTER_OR_DIGIT.test(char)) return CharKind.Other;
-  return char === char.toLowerCase() ? CharKind.Lower : CharKind.Upper;
+  if (!LETTER_OR_DIGIT.test(char)) return OTHER;
+  return char === char.toLowerCase() ? LOWER : UPPER;
 }
 
 export function isStopWord(word: string): boolean {
@@ -117,19 +123,16 @@ export function expandAbbreviation(word: string): readonly string[] {
   return ABBREVIATIONS[word] ?? [word];
 }
 
-/**
- * Search terms of a text: abbreviations spelled out, stop words dropped, stemmed. `seen`, when
- * given, collects each word with its term (the index keeps them for typo correction).
- */
-export function analyze(text: string, seen?: Map<string, string>): string[] {
+/** Search terms of one lower-case word: its abbreviation spelled out, stop words dropped, stemmed. */
+export function analyzeWord(surface: string): string[] {
   const terms: string[] = [];
-  forEachWord(text, (surface) => {
-    for (const word of expandAbbreviation(surface)) {
-      if (isStopWord(word)) continue;
-      const term = stem(word);
-      terms.push(term);
-      seen?.set(word, term);
-    }
-  });
+  for (const word of expandAbbreviation(surface)) if (!isStopWord(word)) terms.push(stem(word));
+  return terms;
+}
+
+/** Search terms of a text, in order. */
+export function analyze(text: string): string[] {
+  const terms: string[] = [];
+  forEachWord(text, (surface) => terms.push(...analyzeWord(surface)));
   return terms;
 }

@@ -9,7 +9,7 @@
 import type { AnyTool } from "../tool/types.ts";
 import { type SearchDocument, toolDocument } from "./document.ts";
 import { ALL_LAYERS, expandQuery, type SearchLayers } from "./expand.ts";
-import { buildSearchIndex, SearchIndex, type SerializedIndex } from "./index.ts";
+import { buildSearchIndex, SearchIndex } from "./index.ts";
 import { parseQuery } from "./query.ts";
 
 export interface SearchHit {
@@ -26,20 +26,22 @@ export interface SearchOutcome {
   unmatchedRequired: string[];
 }
 
-/** What a cached index needs besides the ranked part: every tool's other names. */
-export interface SerializedToolIndex {
-  index: SerializedIndex;
-  aliases: string[][];
-}
-
 export class ToolIndex {
   private readonly lowerNames: readonly string[];
+  /** The lower-case names joined by newlines, and where each one ends in that string. */
+  private readonly joinedNames: string;
+  private readonly nameEnds: Int32Array;
 
-  private constructor(
-    private readonly index: SearchIndex,
-    private readonly aliases: readonly (readonly string[])[],
+  constructor(
+    readonly index: SearchIndex,
+    /** Each tool's other names, for `select:`. */
+    readonly aliases: readonly (readonly string[])[],
   ) {
     this.lowerNames = index.names.map((name) => name.toLowerCase());
+    this.joinedNames = this.lowerNames.join("\n");
+    this.nameEnds = new Int32Array(this.lowerNames.length);
+    let end = 0;
+    this.lowerNames.forEach((name, doc) => this.nameEnds[doc] = end += name.length + (doc > 0 ? 1 : 0));
   }
 
   static build(tools: readonly AnyTool[]): ToolIndex {
@@ -53,14 +55,6 @@ export class ToolIndex {
     return new ToolIndex(buildSearchIndex(documents), aliases);
   }
 
-  static fromData(data: SerializedToolIndex): ToolIndex {
-    return new ToolIndex(SearchIndex.fromData(data.index), data.aliases);
-  }
-
-  toData(): SerializedToolIndex {
-    return { index: this.index.toData(), aliases: this.aliases.map((list) => [...list]) };
-  }
-
   get names(): readonly string[] {
     return this.index.names;
   }
@@ -69,11 +63,10 @@ export class ToolIndex {
     const parsed = parseQuery(query);
     if (parsed.kind === "select") return this.select(parsed.names);
     const { names } = this;
-    const unmatchedRequired = parsed.required.filter((term) =>
-      !this.lowerNames.some((name) => name.includes(term))
-    );
+    const filter = parsed.required.length > 0 ? this.namesContaining(parsed.required) : undefined;
+    const unmatchedRequired = filter?.unmatched ?? [];
     if (unmatchedRequired.length > 0) return { hits: [], missing: [], unmatchedRequired };
-    const allowed = parsed.required.length > 0 ? this.namesContaining(parsed.required) : undefined;
+    const allowed = filter?.allowed;
     const groups = expandQuery(parsed.text, this.index, layers);
     let ranked = this.index.search(groups, limit, allowed);
     if (ranked.length === 0 && allowed) {
@@ -85,8 +78,25 @@ export class ToolIndex {
     return { hits, missing: [], unmatchedRequired: [] };
   }
 
-  private namesContaining(terms: readonly string[]): Uint8Array {
-    return Uint8Array.from(this.lowerNames, (name) => terms.every((term) => name.includes(term)) ? 1 : 0);
+  /**
+   * Documents whose lower-case name contains every term, and the terms no name contains. Native
+   * substring search over all names joined in one string, not one test per name and term.
+   */
+  private namesContaining(terms: readonly string[]): { allowed: Uint8Array; unmatched: string[] } {
+    const { joinedNames, nameEnds } = this;
+    const counts = new Uint8Array(nameEnds.length);
+    const unique = [...new Set(terms)];
+    const unmatched = unique.filter((term) => {
+      let found = false;
+      for (let at = joinedNames.indexOf(term); at >= 0;) {
+        const doc = firstAbove(nameEnds, at);
+        counts[doc]!++;
+        found = true;
+        at = joinedNames.indexOf(term, nameEnds[doc]!);
+      }
+      return !found;
+    });
+    return { allowed: counts.map((count) => count === unique.length ? 1 : 0), unmatched };
   }
 
   /** Exact names first; then aliases; then a case-insensitive match. */
@@ -103,6 +113,18 @@ export class ToolIndex {
     }
     return { hits, missing, unmatchedRequired: [] };
   }
+}
+
+/** The first index whose value is above `at` (binary search over ascending values). */
+function firstAbove(values: Int32Array, at: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (values[middle]! > at) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 function round(score: number): number {

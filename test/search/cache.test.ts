@@ -16,14 +16,14 @@ describe("search index cache", () => {
     const first = cachedIndex(stateDir, "k1", build);
     const second = cachedIndex(stateDir, "k1", build);
     expect(builds).toBe(1);
-    expect(readdirSync(join(stateDir, "search-index"))).toEqual(["k1.json"]);
+    expect(readdirSync(join(stateDir, "search-index"))).toEqual(["k1.idx"]);
     expect(second.search("open a PR", 5)).toEqual(first.search("open a PR", 5));
   });
 
   test("a corrupt cache file is rebuilt, not trusted", () => {
     const stateDir = mkdtempSync(join(tmpdir(), "toolrt-search-"));
     cachedIndex(stateDir, "k2", () => ToolIndex.build(tools));
-    writeFileSync(join(stateDir, "search-index", "k2.json"), "{not json");
+    writeFileSync(join(stateDir, "search-index", "k2.idx"), "{not an index");
     let builds = 0;
     cachedIndex(stateDir, "k2", () => (builds++, ToolIndex.build(tools)));
     expect(builds).toBe(1);

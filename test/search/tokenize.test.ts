@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { analyze, surfaceWords } from "../../src/search/tokenize.ts";
+import { analyze, analyzeWord, surfaceWords } from "../../src/search/tokenize.ts";
 
 describe("surfaceWords", () => {
   const cases: [string, string[]][] = [
@@ -25,9 +25,9 @@ describe("analyze", () => {
     expect(analyze("open a PR")).toEqual(analyze("open pull request"));
     expect(analyze("k8s pods")).toEqual(analyze("kubernetes pods"));
   });
-  test("records each word with its term when asked", () => {
-    const seen = new Map<string, string>();
-    analyze("Taking screenshots", seen);
-    expect([...seen]).toEqual([["taking", "take"], ["screenshots", "screenshot"]]);
+  test("one word: abbreviation spelled out, stop word dropped, stemmed", () => {
+    expect(analyzeWord("prs")).toEqual(["pull", "request"]);
+    expect(analyzeWord("the")).toEqual([]);
+    expect(analyzeWord("screenshots")).toEqual(["screenshot"]);
   });
 });

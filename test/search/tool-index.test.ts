@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { ALL_LAYERS } from "../../src/search/expand.ts";
+import { decodeIndex, encodeIndex } from "../../src/search/index-file.ts";
 import { ToolIndex } from "../../src/search/tool-index.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { smallCatalogTools } from "./helpers.ts";
@@ -43,7 +44,7 @@ describe("keyword and natural-language ranking on real definitions", () => {
   });
 
   test("each layer can be switched off: without synonyms a PR is not a pull request's creation", () => {
-    const bare = { ...ALL_LAYERS, synonyms: false, wordnet: false };
+    const bare = { ...ALL_LAYERS, synonyms: false };
     expect(index.search("open a PR", 1, bare).hits[0]?.name).not.toBe("mcp__github__create_pull_request");
     expect(index.search("open a PR", 1).hits[0]?.name).toBe("mcp__github__create_pull_request");
   });
@@ -68,6 +69,12 @@ describe("+prefix", () => {
       "mcp__puppeteer__puppeteer_navigate",
       "mcp__puppeteer__puppeteer_screenshot",
     ]);
+  });
+  test("several prefixes: names containing all of them; each unmatched one is named", () => {
+    expect(top("+github +pull", 10).sort()).toEqual(top("+pull_request", 10).sort());
+    for (const name of top("+github +pull", 10)) expect(name).toMatch(/github.*pull/);
+    expect(index.search("+github +discord +zzz", 5).unmatchedRequired).toEqual(["discord", "zzz"]);
+    expect(top("+slack_post +slack_post")).toEqual(["mcp__slack__slack_post_message"]);
   });
   test("a prefix no name contains yields nothing and says which", () => {
     expect(index.search("+discord send", 5)).toEqual({
@@ -129,9 +136,9 @@ describe("searchHint", () => {
   });
 });
 
-describe("cached data", () => {
-  test("an index restored from its data answers like the original", () => {
-    const restored = ToolIndex.fromData(JSON.parse(JSON.stringify(index.toData())));
+describe("index file", () => {
+  test("an index restored from its bytes answers like the original", () => {
+    const restored = decodeIndex(encodeIndex(index));
     for (const query of ["open a PR", "+slack send", "select:mcp__github__get_me", "screnshot"]) {
       expect(restored.search(query, 5), query).toEqual(index.search(query, 5));
     }

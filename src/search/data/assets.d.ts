@@ -1,5 +1,0 @@
-// Generated data files imported `with { type: "text" }` and embedded in the binary.
-declare module "*.txt" {
-  const text: string;
-  export default text;
-}
