@@ -8,6 +8,7 @@ import packageJson from "../../package.json" with { type: "json" };
 import { exitCodeFor } from "./errors.ts";
 import { addGlobalOptions } from "./globals.ts";
 import { register as registerAudit } from "./audit.ts";
+import { register as registerPlugin } from "./plugin.ts";
 import { register as registerRun } from "./run.ts";
 import { register as registerSearch } from "./search.ts";
 import { register as registerTools } from "./tools.ts";
@@ -22,7 +23,9 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   addGlobalOptions(program);
-  for (const register of [registerTools, registerSearch, registerRun, registerAudit]) register(program);
+  for (const register of [registerTools, registerSearch, registerRun, registerAudit, registerPlugin]) {
+    register(program);
+  }
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -2,6 +2,7 @@
  * Builds the pool and opens sessions from the global options, wired the same way for `tools`,
  * `run`, `serve`, `hook` and `agent`.
  */
+import { PluginHost } from "../plugins/host.ts";
 import { getAllBaseTools } from "../pool/base-tools.ts";
 import { decideDeferral } from "../pool/deferral.ts";
 import { ToolPool } from "../pool/tool-pool.ts";
@@ -9,6 +10,7 @@ import { toolOnlyPolicy } from "../exec/permission.ts";
 import { createSession, type RuntimeSession } from "../exec/session.ts";
 import { DiscoveredTools } from "../search/discovered.ts";
 import type { InvokedBy } from "../tool/types.ts";
+import { createSkillTool, SkillCatalog } from "../tools/skill/tool.ts";
 import { createToolSearchTool } from "../tools/tool-search/tool.ts";
 import { type GlobalOptions, permissionModeOf, poolModeOf } from "./globals.ts";
 
@@ -16,11 +18,15 @@ export interface RuntimePool {
   pool: ToolPool;
   /** The deferred tools the model has found through ToolSearch in this session. */
   discovered: DiscoveredTools;
+  /** The plugin source: already loaded into the pool; reload/enable/disable go through it. */
+  plugins: PluginHost;
 }
 
 export interface RuntimeOptions {
   /** `tool_reference` blocks for the Anthropic API; JSON schemas in text for every other client. */
   searchResultStyle?: "tool_reference" | "schemas";
+  /** The managed allow-list of plugin names (from managed policy); absent means no list. */
+  allowedPlugins?: readonly string[];
 }
 
 export function buildRuntimePool(globals: GlobalOptions, options: RuntimeOptions = {}): RuntimePool {
@@ -32,11 +38,20 @@ export function buildRuntimePool(globals: GlobalOptions, options: RuntimeOptions
     resultStyle: options.searchResultStyle ?? "schemas",
     stateDir: globals.stateDir,
   });
-  const pool: ToolPool = new ToolPool([...getAllBaseTools(), toolSearch], {
+  const skills = new SkillCatalog();
+  const pool: ToolPool = new ToolPool([...getAllBaseTools(), toolSearch, createSkillTool(skills)], {
     mode: poolModeOf(globals.mode),
     denyRules: globals.deny.map((rule) => ({ rule, source: "cli" })),
   });
-  return { pool, discovered };
+  const plugins = new PluginHost({
+    pool,
+    skills,
+    cwd: globals.cwd,
+    stateDir: globals.stateDir,
+    allowedPlugins: options.allowedPlugins,
+  });
+  plugins.reload();
+  return { pool, discovered, plugins };
 }
 
 export function openSession(
@@ -44,7 +59,7 @@ export function openSession(
   invokedBy: InvokedBy,
   options: RuntimeOptions = {},
 ): RuntimeSession {
-  const { pool } = buildRuntimePool(globals, options);
+  const { pool, plugins } = buildRuntimePool(globals, options);
   return createSession({
     pool,
     policy: toolOnlyPolicy,
@@ -52,5 +67,7 @@ export function openSession(
     stateDir: globals.stateDir,
     mode: permissionModeOf(globals.mode),
     invokedBy,
+    enrichers: [plugins.diagnosticsEnricher],
+    onClose: () => plugins.close(),
   });
 }
