@@ -131,8 +131,9 @@ export class LanguageServer {
     if (!process) return;
     if (state.kind === "running") {
       try {
-        await state.connection.request("shutdown", null, SHUTDOWN_GRACE_MS);
-        state.connection.notify("exit", null);
+        // Both without params: strict servers reject even `null`.
+        await state.connection.request("shutdown", undefined, SHUTDOWN_GRACE_MS);
+        state.connection.notify("exit", undefined);
       } catch {
         // A server that cannot shut down politely is killed below.
       }
@@ -225,10 +226,12 @@ export class LanguageServer {
 
   #onExit(process: Bun.Subprocess, connection: JsonRpcConnection, code: number | null): void {
     if (this.#process !== process) return;
-    const reason = `language server ${this.spec.name} exited (code ${code ?? "?"})${this.#stderrNote()}`;
+    const reason = `language server ${this.spec.name} exited (code ${code ?? "?"})`;
     connection.close(new Error(reason));
     for (const wake of this.#pushWaiters.values()) wake();
-    if (this.#state.kind === "running") this.#state = { kind: "crashed", reason };
+    if (this.#state.kind === "running") {
+      this.#state = { kind: "crashed", reason: `${reason}${this.#stderrNote()}` };
+    }
   }
 
   async #pump(
@@ -253,7 +256,8 @@ export class LanguageServer {
 
   #stderrNote(): string {
     const tail = this.#stderrTail.trim();
-    return tail ? `; its stderr ends with: ${tail.split("\n").slice(-3).join(" | ")}` : "";
+    const lines = tail.split("\n").map((line) => line.trim()).filter(Boolean);
+    return lines.length ? `; its stderr ends with: ${lines.slice(-3).join(" | ")}` : "";
   }
 
   #onNotification(method: string, params: unknown): void {
