@@ -68,29 +68,40 @@ function isProblem(value: Source | PluginProblem): value is PluginProblem {
   return "message" in value;
 }
 
-export function readLspServers(
+/** A component in its own schema: inline in the manifest, or in a file (`wrapper` unwrapped). */
+function readComponent<S extends z.ZodType>(
+  schema: S,
+  field: string,
+  wrapper?: string,
+): (
   root: string,
   manifestFile: string,
   value: unknown,
-): ComponentResult<Record<string, LspServerConfig>> {
-  if (value === undefined) return { value: {}, problems: [], warnings: [] };
-  const source = sourceOf(root, manifestFile, "lspServers", value);
-  if (isProblem(source)) return { value: {}, problems: [source], warnings: [] };
-  const result = checked(source, lspServersSchema);
-  return { value: result.value ?? {}, problems: result.problems, warnings: [] };
+) => ComponentResult<z.infer<S> | Record<string, never>> {
+  return (root, manifestFile, value) => {
+    if (value === undefined) return { value: {}, problems: [], warnings: [] };
+    const source = sourceOf(root, manifestFile, field, value, wrapper);
+    if (isProblem(source)) return { value: {}, problems: [source], warnings: [] };
+    const result = checked(source, schema);
+    return { value: result.value ?? {}, problems: result.problems, warnings: [] };
+  };
 }
 
-export function readMcpServers(
+export const readLspServers: (
   root: string,
   manifestFile: string,
   value: unknown,
-): ComponentResult<Record<string, McpServerEntry>> {
-  if (value === undefined) return { value: {}, problems: [], warnings: [] };
-  const source = sourceOf(root, manifestFile, "mcpServers", value, "mcpServers");
-  if (isProblem(source)) return { value: {}, problems: [source], warnings: [] };
-  const result = checked(source, mcpServersSchema);
-  return { value: result.value ?? {}, problems: result.problems, warnings: [] };
-}
+) => ComponentResult<Record<string, LspServerConfig>> = readComponent(lspServersSchema, "lspServers");
+
+export const readMcpServers: (
+  root: string,
+  manifestFile: string,
+  value: unknown,
+) => ComponentResult<Record<string, McpServerEntry>> = readComponent(
+  mcpServersSchema,
+  "mcpServers",
+  "mcpServers",
+);
 
 /** Claude Code has more hook events than toolrt runs; those are skipped with a warning. */
 export function readHooks(root: string, manifestFile: string, value: unknown): ComponentResult<HooksConfig> {

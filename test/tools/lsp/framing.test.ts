@@ -46,7 +46,7 @@ describe("JSON-RPC connection", () => {
     reply({ id: sent[1].id, error: { code: -32600, message: "no such thing" } });
     reply({ id: sent[0].id, result: { fine: true } });
     expect(await ok).toEqual({ fine: true });
-    const error = await bad.catch((e) => e);
+    const error = (await bad.catch((e) => e)) as RpcError;
     expect(error).toBeInstanceOf(RpcError);
     expect(error.message).toBe("no such thing");
   });
