@@ -11,6 +11,7 @@ import { register as registerAgent } from "./agent.ts";
 import { register as registerAudit } from "./audit.ts";
 import { register as registerCheck } from "./check.ts";
 import { register as registerMcp } from "./mcp.ts";
+import { register as registerPlugin } from "./plugin.ts";
 import { register as registerPolicy } from "./policy.ts";
 import { register as registerRender } from "./render.ts";
 import { register as registerRun } from "./run.ts";
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
     registerMcp,
     registerAgent,
     registerRender,
+    registerPlugin,
   ];
   for (const register of commands) register(program);
   for (const command of program.commands) command.exitOverride();

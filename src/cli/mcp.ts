@@ -2,16 +2,21 @@
 import type { Command } from "commander";
 import { McpApprovals } from "../mcp/approvals.ts";
 import { describeServerConfig, McpConfigError } from "../mcp/config.ts";
-import { defaultMcpConfigFiles, loadMcpConfig } from "../mcp/config-sources.ts";
+import { defaultMcpConfigFiles, loadMcpConfig, type PluginMcpServers } from "../mcp/config-sources.ts";
 import type { McpManager, McpServerStatus } from "../mcp/manager.ts";
 import { createMcpManager } from "../mcp/setup.ts";
 import { ConfigError, UsageError } from "./errors.ts";
 import { type GlobalOptions, globalsOf } from "./globals.ts";
 
 /** The workspace's MCP manager; a broken config file is a ConfigError (exit 2). */
-export function openMcp(globals: GlobalOptions): McpManager {
+export function openMcp(globals: GlobalOptions, plugins: readonly PluginMcpServers[] = []): McpManager {
   const { manager, notes } = asConfigError(() =>
-    createMcpManager({ cwd: globals.cwd, stateDir: globals.stateDir, configFiles: globals.mcpConfig })
+    createMcpManager({
+      cwd: globals.cwd,
+      stateDir: globals.stateDir,
+      configFiles: globals.mcpConfig,
+      plugins,
+    })
   );
   for (const note of notes) process.stderr.write(`toolrt: ${note}\n`);
   return manager;

@@ -12,9 +12,13 @@ import { ToolPool } from "../pool/tool-pool.ts";
 import { rulesPolicy } from "../exec/rules-policy.ts";
 import { createSession, type RuntimeSession } from "../exec/session.ts";
 import type { McpManager } from "../mcp/manager.ts";
+import { pluginMcpServers } from "../plugins/contributions.ts";
+import { PluginHost } from "../plugins/host.ts";
+import { PoolFanOut } from "../pool/fan-out.ts";
 import { DiscoveredTools } from "../search/discovered.ts";
 import type { AnyTool, InvokedBy, ToolContext } from "../tool/types.ts";
 import { mcpResourceTools } from "../tools/mcp-resources/index.ts";
+import { createSkillTool, SkillCatalog } from "../tools/skill/tool.ts";
 import { createToolSearchTool } from "../tools/tool-search/tool.ts";
 import { ConfigError } from "./errors.ts";
 import { type GlobalOptions, permissionModeOf, poolModeOf } from "./globals.ts";
@@ -58,17 +62,29 @@ export interface RuntimePool {
 export interface Runtime {
   readonly policy: LoadResult;
   readonly mcp: McpManager;
+  /** Enabled plugins: their skills, language servers (the LSP tool), MCP servers and hooks. */
+  readonly plugins: PluginHost;
   /** A pool over `tools` (default: the built-ins) with its own ToolSearch, fed by the MCP servers. */
   makePool(tools?: readonly AnyTool[], options?: PoolOptions): RuntimePool;
   openSession(pool: ToolPool, invokedBy: InvokedBy, agent?: ToolContext["agent"]): RuntimeSession;
-  /** Stops the MCP servers; sessions stop their own tasks. */
+  /** Stops the MCP and language servers; sessions stop their own tasks. */
   close(): Promise<void>;
 }
 
-/** Loads the policy and connects every MCP server (each bounded by its own timeout). */
+/**
+ * Loads the policy and the enabled plugins, and connects every MCP server (each bounded by its own
+ * timeout), plugins' servers included.
+ */
 export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
   const loaded = loadForCli(globals);
-  const mcp = openMcp(globals);
+  const { plugins, skills, pluginTools } = openPlugins(globals, loaded);
+  const mcp = openMcp(
+    globals,
+    plugins.active.map((plugin) => ({
+      file: plugin.manifestFile,
+      mcpServers: pluginMcpServers([plugin]).mcpServers,
+    })),
+  );
   await mcp.connectAll();
   // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
@@ -80,6 +96,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
   return {
     policy: loaded,
     mcp,
+    plugins,
     makePool(tools = getAllBaseTools(), options = {}) {
       const discovered = new DiscoveredTools();
       // ToolSearch reads the pool it belongs to on every call: a getter breaks the cycle.
@@ -89,11 +106,13 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
         resultStyle: options.searchResultStyle ?? "schemas",
         stateDir: globals.stateDir,
       });
-      const pool: ToolPool = new ToolPool([...tools, toolSearch, ...mcpResourceTools(mcp)], {
+      const builtins = [...tools, toolSearch, createSkillTool(skills), ...mcpResourceTools(mcp)];
+      const pool: ToolPool = new ToolPool(builtins, {
         mode: poolModeOf(globals.mode),
         denyRules: loaded.policy.blanketDenies(),
       });
       mcp.attach(pool);
+      pluginTools.attach(pool);
       return { pool, discovered };
     },
     openSession(pool, invokedBy, agent) {
@@ -101,6 +120,8 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
         pool,
         policy: (request) => rulesPolicy(rules, denials)(request),
         hooks: loaded.policy.hooks(),
+        pluginHooks: plugins.hooks(),
+        enrichers: [plugins.diagnosticsEnricher],
         cwd: globals.cwd,
         stateDir: globals.stateDir,
         mode: permissionModeOf(globals.mode),
@@ -109,8 +130,26 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
         grant,
       });
     },
-    close: () => mcp.close(),
+    close: async () => {
+      await Promise.all([mcp.close(), plugins.close()]);
+    },
   };
+}
+
+/** The workspace's enabled plugins (as the managed allow-list permits), loaded. */
+export function openPlugins(globals: GlobalOptions, loaded: LoadResult) {
+  const skills = new SkillCatalog();
+  const pluginTools = new PoolFanOut();
+  const allowed = loaded.policy.state.allowedPlugins;
+  const plugins = new PluginHost({
+    pool: pluginTools,
+    skills,
+    cwd: globals.cwd,
+    stateDir: globals.stateDir,
+    ...(allowed ? { allowedPlugins: allowed } : {}),
+  });
+  plugins.reload();
+  return { plugins, skills, pluginTools };
 }
 
 /** The common case: one runtime, the built-in pool, one session. `close()` ends all of it. */

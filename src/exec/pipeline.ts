@@ -11,7 +11,7 @@ import type { ToolPool } from "../pool/tool-pool.ts";
 import { messageOf, toolUseError } from "./errors.ts";
 import type { HooksConfig } from "./hooks/config.ts";
 import type { HookOutcome } from "./hooks/outcome.ts";
-import { NO_HOOKS, runHooks } from "./hooks/runner.ts";
+import { type HookInvocation, NO_HOOKS, runAllHooks } from "./hooks/runner.ts";
 import { type DiscoveryGate, lookupTool } from "./lookup.ts";
 import { decidePermission, type PermissionOutcome, type Policy } from "./permission.ts";
 import { shapeResult } from "./shape.ts";
@@ -25,6 +25,8 @@ export interface PipelineDeps {
   pool: ToolPool;
   policy: Policy;
   hooks: HooksConfig;
+  /** Hooks from plugins: their "allow" never skips a prompt. */
+  pluginHooks?: HooksConfig;
   sessionId: string;
   audit?: AuditLog;
   /** Per-tool analysis run in parallel with PreToolUse hooks (the Bash analyzer). */
@@ -101,7 +103,7 @@ async function runStages(
     permissionMode: ctx.mode,
   };
   let [hook, analysis] = await Promise.all([
-    runHooks(deps.hooks, { ...hookCall, event: "PreToolUse", toolInput: input }, options.signal),
+    hooksOf(deps, { ...hookCall, event: "PreToolUse", toolInput: input }, options.signal),
     deps.analyze?.(tool, input),
   ]);
   reportHookProblems(deps, ctx, call, tool, hook);
@@ -150,7 +152,7 @@ async function runStages(
   const ran = await runTool(tool, input, ctx, deps, options);
   const decision = "allow" as const;
   if (!ran.ok) {
-    const post = await runHooks(deps.hooks, {
+    const post = await hooksOf(deps, {
       ...hookCall,
       event: "PostToolUseFailure",
       toolInput: input,
@@ -180,7 +182,7 @@ async function runStages(
   }
 
   // 7. PostToolUse hooks
-  const post = await runHooks(deps.hooks, {
+  const post = await hooksOf(deps, {
     ...hookCall,
     event: result.isError ? "PostToolUseFailure" : "PostToolUse",
     toolInput: input,
@@ -359,6 +361,10 @@ function reportHookProblems(
   for (const problem of hook.problems) {
     audit(deps, ctx, call, tool, undefined, { kind: "hook", detail: problem });
   }
+}
+
+function hooksOf(deps: PipelineDeps, call: HookInvocation, signal?: AbortSignal) {
+  return runAllHooks({ configured: deps.hooks, plugins: deps.pluginHooks }, call, signal);
 }
 
 async function enrich(

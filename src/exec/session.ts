@@ -26,6 +26,7 @@ export interface SessionOptions {
   mode: PermissionMode;
   invokedBy: InvokedBy;
   hooks?: HooksConfig;
+  pluginHooks?: HooksConfig;
   additionalDirs?: string[];
   sessionId?: string;
   /** Write the audit log (default true). */
@@ -65,6 +66,7 @@ export function createSession(options: SessionOptions): RuntimeSession {
     pool: options.pool,
     policy: options.policy,
     hooks: options.hooks ?? {},
+    pluginHooks: options.pluginHooks,
     sessionId: id,
     audit,
     analyze: options.analyze,

@@ -12,7 +12,7 @@ import { McpApprovals } from "./approvals.ts";
 import { McpConfigError, type McpServerConfig, parseServersObject } from "./config.ts";
 import { normalizeNamePart } from "./definition-tool.ts";
 
-export type McpScope = "managed" | "flag" | "project" | "user";
+export type McpScope = "managed" | "flag" | "project" | "user" | "plugin";
 
 export interface McpServerEntry {
   name: string;
@@ -22,6 +22,12 @@ export interface McpServerEntry {
   config: McpServerConfig;
   /** Why the server must not start (policy, approval, `disabled`); undefined when it may. */
   disabledReason?: string;
+}
+
+/** MCP servers an enabled plugin brings, in `.mcp.json`'s `mcpServers` shape. */
+export interface PluginMcpServers {
+  file: string;
+  mcpServers: Record<string, unknown>;
 }
 
 export interface McpConfigFiles {
@@ -103,7 +109,7 @@ function readManagedPolicy(file: ConfigFile | undefined, path: string): ManagedP
 /** Reads every scope, resolves names defined twice, and decides which servers may start. */
 export function loadMcpConfig(
   files: McpConfigFiles,
-  options: { workspace: string; stateDir: string },
+  options: { workspace: string; stateDir: string; plugins?: readonly PluginMcpServers[] },
 ): LoadedMcpConfig {
   const managedFile = readConfigFile(files.managed, false);
   const managed = readManagedPolicy(managedFile, files.managed);
@@ -112,6 +118,12 @@ export function loadMcpConfig(
     ...files.flag.map((file) => ({ scope: "flag" as const, file, config: readConfigFile(file, true) })),
     { scope: "project", file: files.project, config: readConfigFile(files.project, false) },
     { scope: "user", file: files.user, config: readConfigFile(files.user, false) },
+    // Enabled plugins' servers come last: any configured server of the same name wins.
+    ...(options.plugins ?? []).map((p) => ({
+      scope: "plugin" as const,
+      file: p.file,
+      config: { servers: parseServersObject(p.mcpServers, p.file), raw: {} },
+    })),
   ];
 
   const notes: string[] = [];

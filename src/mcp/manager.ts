@@ -5,7 +5,7 @@
  * reaches the pool through `setSource`/`removeSource`, which rebuild it through `refreshPool()`.
  */
 import type { ReadResourceResult, Resource } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolPool } from "../pool/tool-pool.ts";
+import { PoolFanOut, type PoolSink } from "../pool/fan-out.ts";
 import type { McpResourceSource } from "../tools/mcp-resources/source.ts";
 import type { AnyTool } from "../tool/types.ts";
 import { buildMcpBridgeTool, type McpToolDefinition } from "./bridge-tool.ts";
@@ -13,8 +13,6 @@ import { describeServerConfig, expandServerConfig, type McpTransportType } from 
 import type { McpScope, McpServerEntry } from "./config-sources.ts";
 import { type ConnectionOptions, type ConnectionSnapshot, McpConnection } from "./connection.ts";
 import { maxMcpOutputTokens } from "./content.ts";
-
-export type PoolSink = Pick<ToolPool, "setSource" | "removeSource">;
 
 export interface McpServerStatus extends ConnectionSnapshot {
   scope: McpScope;
@@ -40,7 +38,7 @@ export class McpManager implements McpResourceSource {
   readonly #entries = new Map<string, McpServerEntry>();
   readonly #connections = new Map<string, McpConnection>();
   /** Every pool fed by these servers (a session's, and each subagent's). */
-  readonly #pools = new Set<PoolSink>();
+  readonly #pools = new PoolFanOut();
 
   constructor(servers: readonly McpServerEntry[], options: McpManagerOptions) {
     const env = options.env ?? process.env;
@@ -53,9 +51,7 @@ export class McpManager implements McpResourceSource {
     };
     const events = {
       onTools: (server: string, tools: McpToolDefinition[]) => this.#publish(server, tools),
-      onGone: (server: string) => {
-        for (const pool of this.#pools) pool.removeSource(sourceIdOf(server));
-      },
+      onGone: (server: string) => this.#pools.removeSource(sourceIdOf(server)),
     };
     for (const entry of servers) {
       const { value, missing } = expandServerConfig(entry.config, env);
@@ -71,13 +67,7 @@ export class McpManager implements McpResourceSource {
 
   /** Starts feeding a pool; servers already connected are published to it at once. Returns a detach. */
   attach(pool: PoolSink): () => void {
-    this.#pools.add(pool);
-    for (const connection of this.#connections.values()) {
-      if (connection.tools.length > 0) {
-        pool.setSource(sourceIdOf(connection.name), this.#toolsOf(connection.name));
-      }
-    }
-    return () => this.#pools.delete(pool);
+    return this.#pools.attach(pool);
   }
 
   /** Connects every enabled server in parallel; resolves once each has settled, whatever the outcome. */
@@ -135,14 +125,9 @@ export class McpManager implements McpResourceSource {
   }
 
   #publish(server: string, definitions: readonly McpToolDefinition[]): void {
-    const tools = this.#toolsOf(server, definitions);
-    for (const pool of this.#pools) pool.setSource(sourceIdOf(server), tools);
-  }
-
-  #toolsOf(server: string, definitions = this.#connections.get(server)!.tools): AnyTool[] {
     const entry = this.#entries.get(server)!;
     const connection = this.#connections.get(server)!;
-    return definitions.map((definition) =>
+    const tools: AnyTool[] = definitions.map((definition) =>
       buildMcpBridgeTool(
         server,
         definition,
@@ -150,6 +135,7 @@ export class McpManager implements McpResourceSource {
         { alwaysLoad: entry.config.alwaysLoad === true },
       )
     );
+    this.#pools.setSource(sourceIdOf(server), tools);
   }
 }
 

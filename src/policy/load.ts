@@ -112,6 +112,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
 
   let lockedBy: string | undefined;
   let bypassDisabledBy: string | undefined;
+  let allowedPlugins: string[] | undefined;
   let wantsClaude = options.claudeSettings === true;
   const note = (compiled: CompiledFile | undefined) => {
     if (compiled?.spec?.claudeSettings === true) wantsClaude = true;
@@ -125,6 +126,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     });
     if (compiled?.spec?.lock) lockedBy ??= file;
     if (compiled?.spec?.disableBypassPermissions) bypassDisabledBy ??= file;
+    if (compiled?.spec?.allowedPlugins) allowedPlugins ??= compiled.spec.allowedPlugins;
   }
   const managedErrors = errors.splice(0);
 
@@ -174,6 +176,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     ...(failClosed ? { failClosed } : {}),
     ...(lockedBy ? { lockedBy } : {}),
     ...(bypassDisabledBy ? { bypassDisabledBy } : {}),
+    ...(allowedPlugins ? { allowedPlugins } : {}),
   });
   return { policy, errors, managedErrors, warnings };
 }

@@ -27,7 +27,7 @@ export interface CompiledFile {
   warnings: FileProblem[];
 }
 
-const MANAGED_ONLY = ["lock", "disableBypassPermissions"] as const;
+const MANAGED_ONLY = ["lock", "disableBypassPermissions", "allowedPlugins"] as const;
 
 export function compilePolicyText(file: string, text: string, context: FileContext): CompiledFile {
   let doc: JsonDocument;
@@ -184,7 +184,8 @@ function where(path: JsonPath): string {
 function expectedFields(path: JsonPath): string {
   const kind = path[0] === "rules" ? "rules" : path[0] === "tests" ? "tests" : "top";
   const fields = {
-    top: "$schema, description, lock, disableBypassPermissions, claudeSettings, hooks, rules, tests",
+    top:
+      "$schema, description, lock, disableBypassPermissions, claudeSettings, allowedPlugins, hooks, rules, tests",
     rules: "id, effect, match, tool, when, reason, description",
     tests: "name, tool, input, expect, mode, readOnly, agent",
   }[kind];

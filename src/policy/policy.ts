@@ -21,6 +21,8 @@ export interface PolicyState {
   failClosed?: string;
   /** The managed file that disables bypassPermissions mode, if any. */
   bypassDisabledBy?: string;
+  /** The managed allow-list of plugin names, if any: no other plugin loads. */
+  allowedPlugins?: string[];
   /** The managed file that locks the policy to managed rules, if any. */
   lockedBy?: string;
   trusted: boolean;

@@ -42,6 +42,9 @@ export const policyFileSchema = z.strictObject({
     "Managed policy only: bypassPermissions mode acts as default mode",
   ),
   claudeSettings: z.boolean().optional().describe("Also read permission rules from Claude Code settings"),
+  allowedPlugins: z.array(z.string().min(1)).optional().describe(
+    "Managed policy only: the plugins that may load (an empty list blocks every plugin)",
+  ),
   hooks: hooksConfigSchema.optional().describe(
     "Claude Code-style hooks (PreToolUse, PostToolUse, PostToolUseFailure); project and local files need trust",
   ),

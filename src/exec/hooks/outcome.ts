@@ -90,6 +90,29 @@ function applyJson(outcome: HookOutcome, event: HookEvent, json: Record<string, 
   if (typeof json.systemMessage === "string") outcome.systemMessages.push(json.systemMessage);
 }
 
+/**
+ * Joins what two sets of hooks said, as if they were one set. `secondMayAllow: false` is for hooks
+ * that must not widen what policy allows (plugins'): their "allow" counts as no decision.
+ */
+export function mergeHookOutcomes(
+  first: HookOutcome,
+  second: HookOutcome,
+  secondMayAllow: boolean,
+): HookOutcome {
+  const merged: HookOutcome = {
+    ...first,
+    additionalContext: [...first.additionalContext, ...second.additionalContext],
+    systemMessages: [...first.systemMessages, ...second.systemMessages],
+    problems: [...first.problems, ...second.problems],
+  };
+  if (second.decision && (secondMayAllow || second.decision !== "allow")) {
+    adopt(merged, second.decision, second.reason);
+  }
+  merged.updatedInput ??= second.updatedInput;
+  merged.stopReason ??= second.stopReason;
+  return merged;
+}
+
 /** Deprecated top-level `decision: "approve" | "block"`. */
 function legacyDecision(decision: unknown): HookDecision | undefined {
   return decision === "approve" ? "allow" : decision === "block" ? "deny" : undefined;

@@ -1,6 +1,6 @@
 /** Runs every matching hook of an event in parallel and combines what they said. */
 import { handlersFor, type HookEvent, type HooksConfig } from "./config.ts";
-import { combineHookResults, type HookOutcome } from "./outcome.ts";
+import { combineHookResults, type HookOutcome, mergeHookOutcomes } from "./outcome.ts";
 import { runCommandHook } from "./run-command.ts";
 
 export interface HookInvocation {
@@ -43,6 +43,23 @@ export async function runHooks(
     handlers.map((handler) => runCommandHook(handler, payload, { cwd: call.cwd, env, signal })),
   );
   return combineHookResults(call.event, call.toolName, results);
+}
+
+/**
+ * Runs the configured hooks and the plugins' hooks of an event together. A plugin hook may deny,
+ * ask, add context or rewrite input, but its "allow" never skips a prompt: plugins cannot widen
+ * what policy allows.
+ */
+export async function runAllHooks(
+  hooks: { configured: HooksConfig; plugins?: HooksConfig },
+  call: HookInvocation,
+  signal?: AbortSignal,
+): Promise<HookOutcome> {
+  const [configured, plugins] = await Promise.all([
+    runHooks(hooks.configured, call, signal),
+    hooks.plugins ? runHooks(hooks.plugins, call, signal) : NO_HOOKS,
+  ]);
+  return plugins === NO_HOOKS ? configured : mergeHookOutcomes(configured, plugins, false);
 }
 
 /** The stdin payload, in Claude Code's field names so existing hooks work unchanged. */
