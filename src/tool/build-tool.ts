@@ -24,6 +24,7 @@ export const TOOL_DEFAULTS = {
   aliases: [] as readonly string[],
   deprecatedAliases: [] as readonly string[],
   origin: { kind: "builtin" as const },
+  category: "other" as const,
   validateInput: async () => ({ ok: true as const }),
   checkPermissions: async () => ({ behavior: "passthrough" as const }),
   isEnabled: () => true,

@@ -78,6 +78,13 @@ export interface ToolResult<Output = unknown> {
 
 export type InterruptBehavior = "cancel" | "block";
 
+/**
+ * What kind of work a tool does, for the pool's modes: plan mode keeps `read`, `execute` (whose
+ * read-only inputs alone are then permitted) and `orchestration`; coordinator mode keeps only
+ * `orchestration`. Unknown tools are `other`, which every restricted mode hides.
+ */
+export type ToolCategory = "read" | "edit" | "execute" | "network" | "orchestration" | "other";
+
 export interface RenderOptions {
   color: boolean;
   verbose: boolean;
@@ -106,6 +113,7 @@ export interface Tool<Input = any, Output = any> {
   /** Extra words for ToolSearch, not shown to the model. */
   readonly searchHint?: string;
   readonly origin: ToolOrigin;
+  readonly category: ToolCategory;
 
   readonly inputSchema: z.ZodType<Input>;
   readonly outputSchema?: z.ZodType<Output>;

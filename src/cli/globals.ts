@@ -1,0 +1,79 @@
+/** Global options shared by every subcommand (see the CLI contract). */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Command, Option } from "commander";
+import type { PermissionMode } from "../tool/types.ts";
+import type { PoolMode } from "../pool/filter.ts";
+
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
+/** Pool-only modes: they shape which tools are offered, and judge calls as `default`. */
+export const POOL_ONLY_MODES = ["simple", "coordinator"] as const;
+
+export type CliMode = PermissionMode | (typeof POOL_ONLY_MODES)[number];
+
+export interface GlobalOptions {
+  cwd: string;
+  stateDir: string;
+  policy: string[];
+  allow: string[];
+  ask: string[];
+  deny: string[];
+  mode: CliMode;
+  color: boolean;
+  mcpConfig: string[];
+  claudeSettings: boolean;
+  debug: boolean;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function addGlobalOptions(program: Command): Command {
+  return program
+    .option("--cwd <dir>", "workspace root (default: current directory)")
+    .option(
+      "--state-dir <dir>",
+      "persisted results, audit log, grants (default: $TOOLRT_HOME or ~/.local/state/toolrt)",
+    )
+    .option("--policy <file>", "policy file (repeatable; the 'flag' source)", collect)
+    .option("--allow <rule>", "allow rule (repeatable; the 'cli' source)", collect)
+    .option("--ask <rule>", "ask rule (repeatable; the 'cli' source)", collect)
+    .option("--deny <rule>", "deny rule (repeatable; the 'cli' source)", collect)
+    .addOption(
+      new Option("--mode <mode>", "permission mode, or a pool mode (simple, coordinator)")
+        .choices([...PERMISSION_MODES, ...POOL_ONLY_MODES]).default("default"),
+    )
+    .option("--no-color", "plain output without ANSI colour")
+    .option("--mcp-config <file>", "MCP servers in .mcp.json shape (repeatable)", collect)
+    .option("--claude-settings", "also read permission rules from Claude Code's settings files")
+    .option("--debug", "show stack traces on errors");
+}
+
+export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TOOLRT_HOME || join(homedir(), ".local", "state", "toolrt");
+}
+
+/** Reads the global options as seen from any subcommand. */
+export function globalsOf(command: Command): GlobalOptions {
+  const o = command.optsWithGlobals();
+  return {
+    cwd: resolve(o.cwd ?? process.cwd()),
+    stateDir: resolve(o.stateDir ?? defaultStateDir()),
+    policy: o.policy ?? [],
+    allow: o.allow ?? [],
+    ask: o.ask ?? [],
+    deny: o.deny ?? [],
+    mode: o.mode ?? "default",
+    color: o.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true,
+    mcpConfig: o.mcpConfig ?? [],
+    claudeSettings: o.claudeSettings === true,
+    debug: o.debug === true,
+  };
+}
+
+export function poolModeOf(mode: CliMode): PoolMode {
+  return mode === "plan" || mode === "simple" || mode === "coordinator" ? mode : "default";
+}
+
+export function permissionModeOf(mode: CliMode): PermissionMode {
+  return mode === "simple" || mode === "coordinator" ? "default" : mode;
+}

@@ -1,0 +1,98 @@
+/** `toolrt run [--json] [--yes] TOOL 'JSON-INPUT'`: one call through the whole pipeline. */
+import { randomUUID } from "node:crypto";
+import { createInterface } from "node:readline/promises";
+import type { Command } from "commander";
+import { lookupTool } from "../exec/lookup.ts";
+import type { AskAnswer, Asker, AskRequest, CallOutcome } from "../exec/types.ts";
+import { UsageError } from "./errors.ts";
+import { globalsOf } from "./globals.ts";
+import { openSession } from "./runtime.ts";
+
+export function register(program: Command): void {
+  program
+    .command("run")
+    .description("run one tool call through validation, hooks, permission, the tool, and result shaping")
+    .argument("<tool>", "tool name, e.g. Read")
+    .argument("[input]", "the input as a JSON object", "{}")
+    .option("--json", "machine-readable output")
+    .option("--yes", "answer every permission question with allow-once")
+    .action(
+      async (
+        toolName: string,
+        inputText: string,
+        opts: { json?: boolean; yes?: boolean },
+        command: Command,
+      ) => {
+        const globals = globalsOf(command);
+        const input = parseInput(inputText);
+        const session = openSession(globals, "cli");
+        try {
+          const found = lookupTool(session.pool.current, toolName);
+          if (!found.ok) throw new UsageError(found.message.replace(/^Error: /, ""));
+          const ask = opts.yes ? allowOnce : process.stdin.isTTY ? askOnTerminal : undefined;
+          const outcome = await session.execute({ id: newToolUseId(), name: toolName, input }, {
+            ask,
+            onProgress: opts.json ? undefined : (p) => process.stderr.write(`${p.message}\n`),
+          });
+          console.log(opts.json ? JSON.stringify(toJson(outcome), null, 2) : humanText(outcome));
+          process.exitCode = outcome.isError && outcome.decision !== "deny" ? 1 : 0;
+        } finally {
+          await session.close();
+        }
+      },
+    );
+}
+
+function parseInput(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `the input is not valid JSON (${
+        (error as Error).message
+      }); pass an object like '{"file_path":"README.md"}'`,
+    );
+  }
+}
+
+const newToolUseId = () => `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+
+const allowOnce: Asker = async () => ({ behavior: "allow-once" });
+
+const askOnTerminal: Asker = async (request: AskRequest): Promise<AskAnswer> => {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    process.stderr.write(
+      `${request.toolName} wants to run: ${JSON.stringify(request.input)}\n  ${request.reason}\n`,
+    );
+    for (const warning of request.warnings) process.stderr.write(`  warning: ${warning}\n`);
+    const suggestion = request.suggestions[0];
+    const always = suggestion ? `, (a)lways allow ${suggestion}` : "";
+    const answer = (await rl.question(`Allow? (y)es once${always}, (n)o: `)).trim().toLowerCase();
+    if (answer === "y" || answer === "yes") return { behavior: "allow-once" };
+    if (suggestion && (answer === "a" || answer === "always")) {
+      return { behavior: "allow-always", rule: suggestion };
+    }
+    return { behavior: "deny", message: "The user denied this call." };
+  } finally {
+    rl.close();
+  }
+};
+
+function toJson(outcome: CallOutcome) {
+  return {
+    tool_use_id: outcome.toolUseId,
+    is_error: outcome.isError,
+    content: outcome.content,
+    decision: outcome.decision,
+    ...(outcome.persistedPath ? { persisted_path: outcome.persistedPath } : {}),
+  };
+}
+
+function humanText(outcome: CallOutcome): string {
+  const text = outcome.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("\n");
+  const status = outcome.decision === "deny" ? "denied" : outcome.isError ? "failed" : "ok";
+  return `${text}\n(${outcome.toolName}: ${status}${
+    outcome.persistedPath ? `, full output in ${outcome.persistedPath}` : ""
+  })`;
+}

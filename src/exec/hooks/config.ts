@@ -1,0 +1,60 @@
+/**
+ * Hook configuration in Claude Code's shape:
+ * `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "...", "timeout": 600}]}]}}`
+ */
+import { z } from "zod";
+
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure"] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+const commandHandler = z.object({
+  type: z.literal("command"),
+  command: z.string().min(1),
+  /** Seconds; Claude Code's default is 600. */
+  timeout: z.number().positive().optional(),
+  statusMessage: z.string().optional(),
+});
+
+const matcherGroup = z.object({
+  matcher: z.string().optional(),
+  hooks: z.array(commandHandler),
+});
+
+export const hooksConfigSchema = z.partialRecord(z.enum(HOOK_EVENTS), z.array(matcherGroup));
+
+export type HooksConfig = z.infer<typeof hooksConfigSchema>;
+export type CommandHandler = z.infer<typeof commandHandler>;
+
+export const DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
+
+/**
+ * Matcher semantics: empty, `*` or absent match every tool; a matcher made only of name characters
+ * is a list of exact names separated by `|` or `,`; anything else is an unanchored regular expression.
+ */
+export function matcherMatches(matcher: string | undefined, toolName: string): boolean {
+  if (matcher === undefined || matcher === "" || matcher === "*") return true;
+  if (/^[A-Za-z0-9_ ,|-]+$/.test(matcher)) {
+    return matcher.split(/[|,]/).map((name) => name.trim()).includes(toolName);
+  }
+  try {
+    return new RegExp(matcher).test(toolName);
+  } catch {
+    return false;
+  }
+}
+
+/** The handlers for one event and tool, identical commands run once. */
+export function handlersFor(config: HooksConfig, event: HookEvent, toolName: string): CommandHandler[] {
+  const seen = new Set<string>();
+  const handlers: CommandHandler[] = [];
+  for (const group of config[event] ?? []) {
+    if (!matcherMatches(group.matcher, toolName)) continue;
+    for (const handler of group.hooks) {
+      const key = `${handler.command}\0${handler.timeout ?? ""}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      handlers.push(handler);
+    }
+  }
+  return handlers;
+}

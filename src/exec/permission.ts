@@ -1,0 +1,111 @@
+/**
+ * Stage 4: permission. The order: a PreToolUse hook's decision, the tool's own `checkPermissions`,
+ * policy rules, and last the person (or the non-interactive answer). A hook "allow" skips the prompt
+ * but never an explicit deny or ask rule, a security check or a hard limit.
+ */
+import type { AnyTool, PermissionResult, ToolContext } from "../tool/types.ts";
+import type { HookOutcome } from "./hooks/outcome.ts";
+import type { AskAnswer, Asker, Decision } from "./types.ts";
+
+export interface PolicyRequest {
+  tool: AnyTool;
+  input: unknown;
+  ctx: ToolContext;
+  /** The tool's own answer (e.g. "ask: path outside the workspace"). */
+  toolPermission: PermissionResult;
+  /** What an analyzer found for this input (the Bash analysis), when the tool has one. */
+  analysis?: unknown;
+}
+
+export interface PolicyVerdict {
+  decision: Decision;
+  reason: string;
+  /** The deciding rule and its source, for the audit log and explanations. */
+  rule?: string;
+  source?: string;
+  /** True when a hook's "allow" may skip this ask (it came from no explicit rule or check). */
+  hookMayAllow: boolean;
+  warnings: string[];
+  suggestions: string[];
+}
+
+export type Policy = (request: PolicyRequest) => PolicyVerdict;
+
+export interface PermissionOutcome {
+  decision: Decision;
+  reason: string;
+  rule?: string;
+  source?: string;
+  /** Set when a person answered "always allow": the rule to save for the session. */
+  grant?: string;
+}
+
+/**
+ * Without policy rules: the tool's own answer, and for tools without one, read-only calls inside the
+ * workspace run and everything else asks.
+ */
+export const toolOnlyPolicy: Policy = ({ tool, input, toolPermission }) => {
+  const base = { hookMayAllow: true, warnings: [], suggestions: [] };
+  switch (toolPermission.behavior) {
+    case "allow":
+      return { ...base, decision: "allow", reason: toolPermission.reason ?? `${tool.name} allowed itself` };
+    case "deny":
+      return { ...base, decision: "deny", reason: toolPermission.message, hookMayAllow: false };
+    case "ask":
+      return { ...base, decision: "ask", reason: toolPermission.message };
+    case "passthrough":
+      return tool.isReadOnly(input)
+        ? { ...base, decision: "allow", reason: "read-only" }
+        : { ...base, decision: "ask", reason: `${tool.name} needs permission` };
+  }
+};
+
+export async function decidePermission(
+  request: PolicyRequest,
+  policy: Policy,
+  hook: HookOutcome,
+  ask: Asker | undefined,
+): Promise<PermissionOutcome> {
+  if (hook.decision === "deny") {
+    return { decision: "deny", reason: hook.reason ?? "denied by a PreToolUse hook" };
+  }
+  const verdict = policy(request);
+  const cited = { rule: verdict.rule, source: verdict.source };
+  if (verdict.decision === "deny") return { decision: "deny", reason: verdict.reason, ...cited };
+  if (hook.decision === "allow" && (verdict.decision === "allow" || verdict.hookMayAllow)) {
+    return { decision: "allow", reason: hook.reason ?? "allowed by a PreToolUse hook", ...cited };
+  }
+  const mustAsk = verdict.decision === "ask" || hook.decision === "ask" || hook.decision === "defer";
+  if (!mustAsk) return { decision: "allow", reason: verdict.reason, ...cited };
+
+  const reason = hook.decision === "ask" && hook.reason ? hook.reason : verdict.reason;
+  if (!ask) return { decision: "deny", reason: nonInteractiveDenial(reason, verdict.suggestions), ...cited };
+  const answer: AskAnswer = await ask({
+    toolName: request.tool.name,
+    input: request.input,
+    reason,
+    warnings: verdict.warnings,
+    suggestions: verdict.suggestions,
+  });
+  switch (answer.behavior) {
+    case "allow-once":
+      return { decision: "allow", reason: "allowed once by the user", ...cited };
+    case "allow-always":
+      return {
+        decision: "allow",
+        reason: "allowed by the user for this session",
+        grant: answer.rule ?? verdict.suggestions[0] ?? request.tool.name,
+        ...cited,
+      };
+    case "deny":
+      return { decision: "deny", reason: answer.message ?? "the user denied this call", ...cited };
+  }
+}
+
+/** An ask with nobody to answer it: denied, saying what would allow it. */
+function nonInteractiveDenial(reason: string, suggestions: string[]): string {
+  const allow = suggestions.length
+    ? ` To allow it, add an allow rule such as ${suggestions.map((s) => `\`${s}\``).join(" or ")}.`
+    : " To allow it, add an allow rule for it.";
+  return `Permission needed and nobody can answer: ${reason}.${allow}`;
+}

@@ -1,0 +1,395 @@
+/**
+ * The execution pipeline: lookup → validate → (PreToolUse hooks ∥ analysis) → permission → run →
+ * shape → PostToolUse hooks → emit. Each stage is its own function; this file only composes them.
+ * Every failure, in any stage, becomes an is_error result: the process never dies of a tool call.
+ */
+import type { AuditLog } from "../audit/log.ts";
+import { auditableInput, digestInput } from "../audit/log.ts";
+import type { ContentBlock } from "../tool/messages.ts";
+import type { AnyTool, ToolContext, ToolResult } from "../tool/types.ts";
+import type { ToolPool } from "../pool/tool-pool.ts";
+import { messageOf, toolUseError } from "./errors.ts";
+import type { HooksConfig } from "./hooks/config.ts";
+import type { HookOutcome } from "./hooks/outcome.ts";
+import { NO_HOOKS, runHooks } from "./hooks/runner.ts";
+import { lookupTool } from "./lookup.ts";
+import { decidePermission, type PermissionOutcome, type Policy } from "./permission.ts";
+import { shapeResult } from "./shape.ts";
+import type { CallOutcome, ExecuteOptions, ToolCall } from "./types.ts";
+import { validateCall } from "./validate.ts";
+
+/** Slightly above the Bash tool's own 10-minute maximum, so its own timeout reports first. */
+export const DEFAULT_CALL_TIMEOUT_MS = 11 * 60 * 1000;
+
+export interface PipelineDeps {
+  pool: ToolPool;
+  policy: Policy;
+  hooks: HooksConfig;
+  sessionId: string;
+  audit?: AuditLog;
+  /** Per-tool analysis run in parallel with PreToolUse hooks (the Bash analyzer). */
+  analyze?: (tool: AnyTool, input: unknown) => Promise<unknown>;
+  /** Saves an "always allow" answer as a session rule. */
+  grant?: (rule: string) => void;
+  /** Adds guidance after repeated denials of the same tool (denial tracking). */
+  onDenied?: (toolName: string, input: unknown) => string | undefined;
+  callTimeoutMs?: number;
+  /**
+   * Run after a successful call, each may add content blocks to the result (e.g. a language
+   * server's diagnostics after an edit). A failing enricher is reported, never fatal.
+   */
+  enrichers?: ResultEnricher[];
+}
+
+export type ResultEnricher = (
+  call: { tool: AnyTool; input: unknown; ctx: ToolContext },
+) => Promise<ContentBlock[]>;
+
+type Stage = { tool?: AnyTool; input: unknown; started: number };
+
+export async function executeToolCall(
+  call: ToolCall,
+  ctx: ToolContext,
+  deps: PipelineDeps,
+  options: ExecuteOptions = {},
+): Promise<CallOutcome> {
+  const stage: Stage = { input: call.input, started: performance.now() };
+  try {
+    return await runStages(call, ctx, deps, options, stage);
+  } catch (error) {
+    // A stage itself failed (a bug or an I/O error): still a well-formed result.
+    return finish(call, deps, ctx, stage, {
+      isError: true,
+      decision: "deny",
+      content: [{
+        type: "text",
+        text: toolUseError(`Internal error while handling ${call.name}: ${messageOf(error)}`),
+      }],
+      auditOutcome: "error",
+    });
+  }
+}
+
+async function runStages(
+  call: ToolCall,
+  ctx: ToolContext,
+  deps: PipelineDeps,
+  options: ExecuteOptions,
+  stage: Stage,
+): Promise<CallOutcome> {
+  // 1. lookup
+  const found = lookupTool(deps.pool.current, call.name);
+  if (!found.ok) return refuse(call, deps, ctx, stage, found.message, "deny");
+  const tool = found.tool;
+  stage.tool = tool;
+  const notices = found.notice ? [found.notice] : [];
+
+  // 2. validate
+  let validated = await validateCall(tool, call.input, ctx);
+  if (!validated.ok && validated.behavior === "deny") {
+    return refuse(call, deps, ctx, stage, validated.message, "deny");
+  }
+  let input = validated.ok ? validated.input : call.input;
+  stage.input = input;
+
+  // 3. PreToolUse hooks in parallel with analysis
+  const hookCall = {
+    toolName: tool.name,
+    toolUseId: call.id,
+    sessionId: deps.sessionId,
+    cwd: ctx.cwd,
+    permissionMode: ctx.mode,
+  };
+  let [hook, analysis] = await Promise.all([
+    runHooks(deps.hooks, { ...hookCall, event: "PreToolUse", toolInput: input }, options.signal),
+    deps.analyze?.(tool, input),
+  ]);
+  reportHookProblems(deps, ctx, call, tool, hook);
+  if (hook.updatedInput && hook.decision !== "deny") {
+    validated = await validateCall(tool, hook.updatedInput, ctx);
+    if (!validated.ok && validated.behavior === "deny") {
+      return refuse(
+        call,
+        deps,
+        ctx,
+        stage,
+        `The input a PreToolUse hook supplied is invalid: ${validated.message}`,
+        "deny",
+      );
+    }
+    input = validated.ok ? validated.input : hook.updatedInput;
+    stage.input = input;
+    analysis = await deps.analyze?.(tool, input);
+  }
+
+  // 4. permission (a validation "ask" is a question for the person too)
+  const validationAsk: HookOutcome = !validated.ok
+    ? { ...hook, decision: "ask", reason: validated.message }
+    : hook;
+  const toolPermission = await tool.checkPermissions(input, ctx);
+  const permission = await decidePermission(
+    { tool, input, ctx, toolPermission, analysis },
+    deps.policy,
+    hook.decision === "deny" ? hook : validationAsk,
+    options.ask,
+  );
+  audit(deps, ctx, call, tool, input, { kind: "decision", ...decisionFields(permission) });
+  if (permission.decision === "deny") {
+    const guidance = deps.onDenied?.(tool.name, input);
+    const text = guidance ? `${permission.reason}\n\n${guidance}` : permission.reason;
+    return finish(call, deps, ctx, stage, {
+      isError: true,
+      decision: "deny",
+      content: [{ type: "text", text }],
+      auditOutcome: "denied",
+      permission,
+    });
+  }
+  if (permission.grant) deps.grant?.(permission.grant);
+
+  // 5. run
+  const ran = await runTool(tool, input, ctx, deps, options);
+  const decision = "allow" as const;
+  if (!ran.ok) {
+    const post = await runHooks(deps.hooks, {
+      ...hookCall,
+      event: "PostToolUseFailure",
+      toolInput: input,
+      error: ran.message,
+      isInterrupt: ran.interrupted,
+      durationMs: elapsed(stage),
+    });
+    reportHookProblems(deps, ctx, call, tool, post);
+    return finish(call, deps, ctx, stage, {
+      isError: true,
+      decision,
+      content: withContext([{ type: "text", text: toolUseError(ran.message) }], post, notices),
+      auditOutcome: ran.interrupted ? "interrupted" : "error",
+      permission,
+    });
+  }
+
+  // 6. shape
+  const result = ran.result;
+  const shaped = shapeResult(tool.toContent(result.data, input), tool.maxResultSizeChars, {
+    stateDir: ctx.stateDir,
+    toolUseId: call.id,
+  });
+
+  if (!result.isError && deps.enrichers?.length) {
+    shaped.content = [...shaped.content, ...await enrich(deps, { tool, input, ctx }, call)];
+  }
+
+  // 7. PostToolUse hooks
+  const post = await runHooks(deps.hooks, {
+    ...hookCall,
+    event: result.isError ? "PostToolUseFailure" : "PostToolUse",
+    toolInput: input,
+    toolResponse: result.data,
+    error: result.isError
+      ? shaped.content.map((b) => (b.type === "text" ? b.text : "")).join("\n")
+      : undefined,
+    durationMs: elapsed(stage),
+  });
+  reportHookProblems(deps, ctx, call, tool, post);
+
+  // 8. emit
+  return finish(call, deps, ctx, stage, {
+    isError: result.isError === true,
+    decision,
+    content: withContext(shaped.content, post, notices),
+    persistedPath: shaped.persistedPath,
+    output: result.data,
+    newMessages: result.newMessages,
+    contextModifier: result.contextModifier,
+    stopReason: hook.stopReason ?? post.stopReason,
+    auditOutcome: result.isError ? "error" : "ok",
+    permission,
+  });
+}
+
+type RunOutcome =
+  | { ok: true; result: ToolResult }
+  | { ok: false; message: string; interrupted: boolean };
+
+/** Stage 5: the call itself, with a timeout and interruption that honours `interruptBehavior`. */
+async function runTool(
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolContext,
+  deps: PipelineDeps,
+  options: ExecuteOptions,
+): Promise<RunOutcome> {
+  const controller = new AbortController();
+  const timeoutMs = deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  let stopReason: "timeout" | "interrupt" | undefined;
+  let rejectStop!: (error: Error) => void;
+  const stopped = new Promise<never>((_, reject) => (rejectStop = reject));
+  stopped.catch(() => {});
+  const stop = (why: "timeout" | "interrupt") => {
+    stopReason ??= why;
+    // Settle the race before the tool hears the abort, so a tool that returns on abort still
+    // reports as stopped.
+    rejectStop(new Error(why));
+    controller.abort(why);
+  };
+  const timer = setTimeout(() => stop("timeout"), timeoutMs);
+  // A "block" tool finishes what it started when the user interrupts; a "cancel" tool stops now.
+  const onInterrupt = () => {
+    if (tool.interruptBehavior() === "cancel") stop("interrupt");
+  };
+  if (options.signal?.aborted) onInterrupt();
+  options.signal?.addEventListener("abort", onInterrupt, { once: true });
+  try {
+    const runCtx: ToolContext = { ...ctx, abortSignal: controller.signal };
+    const result = await Promise.race([tool.call(input, runCtx, options.onProgress ?? (() => {})), stopped]);
+    return { ok: true, result };
+  } catch (error) {
+    if (stopReason === "timeout") {
+      return {
+        ok: false,
+        interrupted: false,
+        message: `${tool.name} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`,
+      };
+    }
+    if (stopReason === "interrupt") {
+      return { ok: false, interrupted: true, message: `${tool.name} was interrupted by the user.` };
+    }
+    return { ok: false, interrupted: false, message: messageOf(error) };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onInterrupt);
+  }
+}
+
+interface Finished {
+  isError: boolean;
+  decision: CallOutcome["decision"];
+  content: ContentBlock[];
+  auditOutcome: "ok" | "error" | "denied" | "interrupted";
+  persistedPath?: string;
+  output?: unknown;
+  newMessages?: CallOutcome["newMessages"];
+  contextModifier?: ToolResult["contextModifier"];
+  stopReason?: string;
+  permission?: PermissionOutcome;
+}
+
+function refuse(
+  call: ToolCall,
+  deps: PipelineDeps,
+  ctx: ToolContext,
+  stage: Stage,
+  message: string,
+  decision: "deny",
+) {
+  const text = message.startsWith("<tool_use_error>") ? message : toolUseError(message);
+  return finish(call, deps, ctx, stage, {
+    isError: true,
+    decision,
+    content: [{ type: "text", text }],
+    auditOutcome: "error",
+  });
+}
+
+function finish(
+  call: ToolCall,
+  deps: PipelineDeps,
+  ctx: ToolContext,
+  stage: Stage,
+  done: Finished,
+): CallOutcome {
+  const durationMs = elapsed(stage);
+  audit(deps, ctx, call, stage.tool, stage.input, {
+    kind: "call",
+    outcome: done.auditOutcome,
+    durationMs,
+    ...(done.permission ? decisionFields(done.permission) : { decision: done.decision }),
+  });
+  return {
+    toolUseId: call.id,
+    toolName: stage.tool?.name ?? call.name,
+    isError: done.isError,
+    content: done.content,
+    decision: done.decision,
+    ...(done.persistedPath ? { persistedPath: done.persistedPath } : {}),
+    ...(done.output !== undefined ? { output: done.output } : {}),
+    ...(done.newMessages ? { newMessages: done.newMessages } : {}),
+    ...(done.contextModifier ? { contextModifier: done.contextModifier } : {}),
+    ...(done.stopReason !== undefined ? { stopReason: done.stopReason } : {}),
+    durationMs,
+  };
+}
+
+function decisionFields(permission: PermissionOutcome) {
+  return {
+    decision: permission.decision,
+    reason: permission.reason,
+    ...(permission.rule ? { rule: permission.rule } : {}),
+    ...(permission.source ? { source: permission.source } : {}),
+  };
+}
+
+function audit(
+  deps: PipelineDeps,
+  ctx: ToolContext,
+  call: ToolCall,
+  tool: AnyTool | undefined,
+  input: unknown,
+  fields: Parameters<AuditLog["append"]>[0],
+): void {
+  deps.audit?.append({
+    ...fields,
+    tool: tool?.name ?? call.name,
+    toolUseId: call.id,
+    inputDigest: digestInput(input),
+    input: auditableInput(input),
+    invokedBy: ctx.invokedBy,
+    sessionId: deps.sessionId,
+  });
+}
+
+function reportHookProblems(
+  deps: PipelineDeps,
+  ctx: ToolContext,
+  call: ToolCall,
+  tool: AnyTool,
+  hook: HookOutcome,
+) {
+  if (hook === NO_HOOKS) return;
+  for (const problem of hook.problems) {
+    audit(deps, ctx, call, tool, undefined, { kind: "hook", detail: problem });
+  }
+}
+
+async function enrich(
+  deps: PipelineDeps,
+  subject: Parameters<ResultEnricher>[0],
+  call: ToolCall,
+): Promise<ContentBlock[]> {
+  const added = await Promise.all((deps.enrichers ?? []).map(async (enricher) => {
+    try {
+      return await enricher(subject);
+    } catch (error) {
+      audit(deps, subject.ctx, call, subject.tool, undefined, {
+        kind: "notice",
+        detail: `result enricher failed: ${messageOf(error)}`,
+      });
+      return [];
+    }
+  }));
+  return added.flat();
+}
+
+/** Hook context and notices ride along after the result, as separate text blocks. */
+function withContext(content: ContentBlock[], hook: HookOutcome, notices: string[]): ContentBlock[] {
+  const extra = [...notices, ...hook.additionalContext].map((text): ContentBlock => ({
+    type: "text",
+    text: `<system-reminder>\n${text}\n</system-reminder>`,
+  }));
+  return extra.length ? [...content, ...extra] : content;
+}
+
+function elapsed(stage: Stage): number {
+  return Math.round((performance.now() - stage.started) * 1000) / 1000;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/session-context.ts";
+
+function workspace() {
+  const root = tempDir();
+  const ws = join(root, "ws");
+  mkdirSync(ws);
+  return { ws, state: join(root, "state") };
+}
+
+describe("toolrt run", () => {
+  test("an unknown tool is a usage error naming close tools", () => {
+    const { ws, state } = workspace();
+    const run = runCli(["--cwd", ws, "--state-dir", state, "run", "Nope", "{}"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("No such tool available: Nope");
+  });
+  test("input that is not JSON is a usage error that shows the expected shape", () => {
+    const { ws, state } = workspace();
+    const run = runCli(["--cwd", ws, "--state-dir", state, "run", "Read", "{file_path:"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("not valid JSON");
+    expect(run.stderr).not.toContain("    at ");
+  });
+});
+
+describe("toolrt audit", () => {
+  test("verify reports an intact chain and then a tampered one", () => {
+    const { ws, state } = workspace();
+    runCli(["--cwd", ws, "--state-dir", state, "run", "Nope", "{}"]);
+    mkdirSync(state, { recursive: true });
+    const ok = runCli(["--state-dir", state, "audit", "verify", "--json"]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true });
+    writeFileSync(join(state, "audit.jsonl"), '{"seq":1,"prev":"x","hash":"y"}\n');
+    const broken = runCli(["--state-dir", state, "audit", "verify"]);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain("broken");
+  });
+  test("--tail must be a whole number", () => {
+    const { state } = workspace();
+    const run = runCli(["--state-dir", state, "audit", "--tail", "many"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--tail takes a whole number");
+  });
+});

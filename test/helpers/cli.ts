@@ -1,0 +1,22 @@
+/** Runs the CLI from source in a child process, as a user would. */
+import { join } from "node:path";
+
+const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
+): CliRun {
+  const proc = Bun.spawnSync([process.execPath, MAIN, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
+  });
+  return { code: proc.exitCode ?? -1, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+}

@@ -1,0 +1,24 @@
+/** A ToolContext for tests, rooted in a fresh temp workspace with its own state dir. */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ToolContext } from "../../src/tool/types.ts";
+
+export function tempDir(prefix = "toolrt-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function testContext(overrides: Partial<ToolContext> = {}): ToolContext {
+  const root = tempDir();
+  return {
+    cwd: join(root, "ws"),
+    additionalDirs: [],
+    stateDir: join(root, "state"),
+    mode: "default",
+    invokedBy: "cli",
+    abortSignal: new AbortController().signal,
+    session: { readFiles: new Map(), todos: [] },
+    agent: { depth: 0 },
+    ...overrides,
+  };
+}
