@@ -92,6 +92,18 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
   };
 }
 
+/**
+ * Whether allow rules may approve this command at all. False when the structure is not simple, a
+ * security check fired, a catastrophe or critical target was found, or some sub-command carries
+ * an unsafe assignment or a reason no prefix rule may cover it. Policy still matches deny and ask
+ * rules against every sub-command.
+ */
+export function rulesMayAllow(a: BashAnalysis): boolean {
+  return a.parse === "simple" && a.checks.length === 0 && a.askReasons.length === 0 &&
+    a.catastrophic.length === 0 &&
+    a.commands.every((c) => !c.hasUnsafeEnv && c.noAutoAllow.length === 0);
+}
+
 interface Inner {
   judged: Judged[];
   complex: string[];
@@ -123,8 +135,11 @@ function analyzeInner(command: string, parser: Parser | null, depth: number): In
         continue;
       }
       const sub = analyzeInner(script.text, parser, depth + 1);
+      const unsafeEnv = Object.keys(script.env).some((key) => !SAFE_ENV_VARS.has(key));
       for (const j of sub.judged) {
         j.command.via ??= script.via;
+        j.command.env = { ...script.env, ...j.command.env };
+        if (unsafeEnv) Object.assign(j.command, { hasUnsafeEnv: true, readOnly: false, prefix: null });
         // The whole script runs as this stage of the outer pipeline (`curl x | sh -c 'python3'`).
         judged.push({ ...j, raw: { ...j.raw, pipe: raw.pipe, stage: raw.stage, stages: raw.stages } });
       }

@@ -58,11 +58,17 @@ export function findCatastrophes(raw: string, judged: Judged[]): Catastrophe[] {
   if (/(\S+)\s*\(\s*\)\s*\{[^}]*?\1\s*\|\s*&?\s*\1\s*&/.test(raw) || /\bfork\s+while\s+fork\b/.test(raw)) {
     add("fork-bomb", "a fork bomb exhausts the machine's processes");
   }
+  // After `cd /` or a bare `cd` (home), `rm -rf *` empties that directory.
+  let inCriticalDir = false;
   for (const j of judged) {
     const { name, args } = j;
     const operands = args.filter((a) => !a.startsWith("-") || a === "-");
+    if (name === "cd") inCriticalDir = CATASTROPHIC_TARGET.test(normalizeTarget(operands[0] ?? "~"));
+    const targets = inCriticalDir
+      ? operands.map((o) => (/^(?:\.\/?)?\*?$|^\.\*$/.test(o) ? "/" : o))
+      : operands;
     if (
-      name === "rm" && recursive(args) && operands.some((o) => CATASTROPHIC_TARGET.test(normalizeTarget(o)))
+      name === "rm" && recursive(args) && targets.some((o) => CATASTROPHIC_TARGET.test(normalizeTarget(o)))
     ) {
       add("rm-root", `rm -r of ${operands.join(" ")} deletes the system or the home directory`);
     }

@@ -88,7 +88,9 @@ export const CHECKS: readonly Check[] = [
     id: 2,
     name: "JQ_SYSTEM_FUNCTION",
     test: (input) =>
-      jqArgvs(input).some((argv) => argv.some((a) => /\b(?:system|input_filename|\$__prog_args)\b/.test(a)))
+      jqArgvs(input).some((argv) =>
+          argv.some((a) => /(?<![.\w$])(?:system\s*\(|input_filename\b)|\$__prog_args\b/.test(a))
+        )
         ? "jq program calls system() or reads process details"
         : null,
   },

@@ -122,7 +122,9 @@ class Walker {
     const body = node.childForFieldName("body");
     const first = this.commands.length;
     if (body) this.statement(body, scope, depth + 1, nested);
-    const owners = this.commands.slice(first).filter((c) => c.nested === nested);
+    let owners = this.commands.slice(first).filter((c) => c.nested === nested);
+    // tree-sitter hangs `a && b > f` and `a | b > f` on the whole list; bash gives it to `b` alone.
+    if (body?.type === "list" || body?.type === "pipeline") owners = owners.slice(-1);
     const subs: RawCommand[] = [];
     const redirects: Redirect[] = [];
     for (const child of node.namedChildren) {

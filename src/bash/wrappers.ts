@@ -64,6 +64,8 @@ export interface Script {
   text: string;
   via: string;
   raw: RawCommand;
+  /** Assignments on the wrapper; they reach every command of the script. */
+  env: Record<string, string>;
 }
 
 export const SHELLS = new Set([
@@ -133,7 +135,7 @@ function open(inv: Invocation, out: Out, depth: number): void {
     }
   };
   const script = (text: string, via: string) => {
-    out.scripts.push({ text, via, raw: inv.raw });
+    out.scripts.push({ text, via, raw: inv.raw, env: inv.env });
   };
 
   switch (name) {
@@ -284,7 +286,11 @@ function unwrapXargs(inv: Invocation, texts: string[], out: Out, depth: number):
   const hasFlags = at > 1;
   if (at >= texts.length) return keep(inv, out);
   const inner = inv.words.slice(at);
-  if (!hasFlags) {
+  const innerName = basename(inner[0]!.text);
+  const feedsShell = SHELLS.has(innerName) || innerName === "eval" ||
+    /^(?:python[\d.]*|node|perl|ruby|php)$/.test(innerName);
+  if (feedsShell) inv.notes.push("xargs feeds its input to a shell or interpreter");
+  if (!hasFlags && !feedsShell) {
     // Bare xargs is transparent for rules, but what it runs gets arguments nobody has seen.
     return open({ ...inv, words: inner, via: "xargs" }, out, depth + 1);
   }
@@ -311,7 +317,7 @@ function unwrapShell(inv: Invocation, texts: string[], out: Out): void {
   if (c !== -1) {
     const code = texts[c + 1];
     if (code === undefined) return keep(inv, out, `${name} -c without a command`);
-    out.scripts.push({ text: code, via: `${name} -c`, raw: inv.raw });
+    out.scripts.push({ text: code, via: `${name} -c`, raw: inv.raw, env: inv.env });
     return;
   }
   const operand = texts.slice(1).find((t) => !t.startsWith("-") && !t.startsWith("+"));

@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
 import { exitCodeFor } from "./errors.ts";
 import { addGlobalOptions } from "./globals.ts";
+import { register as registerAnalyze } from "./analyze.ts";
 import { register as registerAudit } from "./audit.ts";
 import { register as registerRun } from "./run.ts";
 import { register as registerTools } from "./tools.ts";
@@ -21,7 +22,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   addGlobalOptions(program);
-  for (const register of [registerTools, registerRun, registerAudit]) register(program);
+  for (const register of [registerTools, registerRun, registerAudit, registerAnalyze]) register(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }
