@@ -55,7 +55,7 @@ export function findCatastrophes(raw: string, judged: Judged[]): Catastrophe[] {
   const found = new Map<string, Catastrophe>();
   const add = (id: string, reason: string) => found.has(id) || found.set(id, { id, reason });
 
-  if (/(\S+)\s*\(\s*\)\s*\{[^}]*?\1\s*\|\s*&?\s*\1\s*&/.test(raw) || /\bfork\s+while\s+fork\b/.test(raw)) {
+  if (isForkBomb(raw)) {
     add("fork-bomb", "a fork bomb exhausts the machine's processes");
   }
   // After `cd /` or a bare `cd` (home), `rm -rf *` empties that directory.
@@ -130,6 +130,19 @@ export function findCatastrophes(raw: string, judged: Judged[]): Catastrophe[] {
     }
   }
   return [...found.values()];
+}
+
+/** A function that pipes itself into itself in the background: `:(){ :|:& };:`. */
+const FUNCTION_DEFINITION = /([\w:.-]{1,64})\s*\(\s*\)\s*\{([^}]{0,200})/g;
+
+function isForkBomb(raw: string): boolean {
+  if (/\bfork\s+while\s+fork\b/.test(raw)) return true;
+  if (!raw.includes("()")) return false;
+  for (const [, name, body] of raw.matchAll(FUNCTION_DEFINITION)) {
+    const self = name!.replace(/[.]/g, "\\.");
+    if (new RegExp(`(?:^|[\\s;&|])${self}\\s*\\|\\s*&?\\s*${self}\\s*&`).test(body!)) return true;
+  }
+  return false;
 }
 
 function killsEverything(args: string[]): boolean {

@@ -63,6 +63,8 @@ const ZSH_DANGEROUS = new Set([
 const UNICODE_SPACE = /[\u00A0\u1680\u180E\u2000-\u200D\u2028\u2029\u202F\u205F\u2060\u3000\uFEFF]/;
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\r]/;
+/** Lone surrogates or U+FFFD: the command was not valid text (invalid UTF-8 decodes to U+FFFD). */
+const INVALID_TEXT = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\uFFFD/;
 
 function firstMatch(text: string, patterns: [RegExp, string][]): string | null {
   for (const [pattern, message] of patterns) if (pattern.test(text)) return message;
@@ -147,7 +149,9 @@ export const CHECKS: readonly Check[] = [
     id: 7,
     name: "NEWLINES",
     test: ({ views }) =>
-      /[\n\r]\s*[^\s#]/.test(views.fullyUnquoted) ? "several lines: each line is a separate command" : null,
+      /[\n\r][ \t]*[^\s#]/.test(views.fullyUnquoted)
+        ? "several lines: each line is a separate command"
+        : null,
   },
   {
     id: 8,
@@ -230,7 +234,12 @@ export const CHECKS: readonly Check[] = [
   {
     id: 17,
     name: "CONTROL_CHARACTERS",
-    test: ({ raw }) => (CONTROL.test(raw) ? "control characters can hide text from the reader" : null),
+    test: ({ raw }) =>
+      CONTROL.test(raw)
+        ? "control characters can hide text from the reader"
+        : INVALID_TEXT.test(raw)
+        ? "invalid characters (broken UTF-8): the shell may read different bytes than shown"
+        : null,
   },
   {
     id: 18,

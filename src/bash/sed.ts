@@ -37,7 +37,7 @@ export function parseSed(args: string[]): SedInvocation {
     else if (a === "-f" || a === "--file") out.scriptFiles.push(args[++i] ?? "");
     else if (a.startsWith("--file=")) out.scriptFiles.push(a.slice(7));
     else if (a === "-n" || a === "--quiet" || a === "--silent") out.quiet = true;
-    else if (a === "-i" || a.startsWith("--in-place")) {
+    else if (a.startsWith("-i") || a.startsWith("--in-place")) {
       out.inPlace = true;
       if (a === "-i" && args[i + 1] === "") i++;
     } else if (/^-[A-Za-z]+$/.test(a)) {

@@ -127,9 +127,10 @@ export function conservativeSplit(command: string): WalkResult {
     }
   }
   endCommand(";");
+  const pipeSizes = new Map<number, number>();
+  for (const cmd of commands) pipeSizes.set(cmd.pipe, (pipeSizes.get(cmd.pipe) ?? 0) + 1);
   for (const cmd of commands) {
-    const count = commands.filter((other) => other.pipe === cmd.pipe && cmd.pipe !== 0).length;
-    cmd.stages = Math.max(1, count);
+    cmd.stages = cmd.pipe === 0 ? 1 : pipeSizes.get(cmd.pipe)!;
     const leading = cmd.words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text));
     const assigned = leading === -1 ? cmd.words : cmd.words.slice(0, leading);
     cmd.assignments = assigned.map((w) => ({
