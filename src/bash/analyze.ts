@@ -12,7 +12,7 @@ import { findCatastrophes, isCriticalTarget } from "./catastrophic.ts";
 import { runChecks } from "./checks.ts";
 import { classify } from "./classify.ts";
 import type { Judged, RawCommand, WalkResult } from "./command.ts";
-import { loadBashParser, loadedBashParser } from "./parser.ts";
+import { bashParserLoadError, loadBashParser, loadedBashParser } from "./parser.ts";
 import type { Access } from "./paths.ts";
 import { commandPrefix, suggestRules } from "./prefix.ts";
 import { judge } from "./rules.ts";
@@ -26,7 +26,7 @@ import { basename, SAFE_ENV_VARS, unwrap } from "./wrappers.ts";
 /** Above this many sub-commands the analyzer stops judging them one by one: ask. */
 export const MAX_SUBCOMMANDS = 50;
 /** Longer commands are not parsed; they are read roughly (for deny rules) and always ask. */
-export const MAX_PARSE_CHARS = 128 * 1024;
+const MAX_PARSE_CHARS = 128 * 1024;
 const MAX_SCRIPT_DEPTH = 3;
 const PRINTERS = new Set(["echo", "printf"]);
 const HARMLESS_TARGET = /^(?:\/dev\/(?:null|stdout|stderr|tty|fd\/[012])|&?-|&?\d+)$/;
@@ -186,7 +186,9 @@ function read(
   if (parser === null) {
     return {
       walk: conservativeSplit(command),
-      unparsed: "the bash parser is unavailable; the command was only roughly split",
+      unparsed: `the bash parser is unavailable (${
+        bashParserLoadError() ?? "not loaded"
+      }); the command was only roughly split`,
     };
   }
   const tree = parser.parse(command);

@@ -36,7 +36,7 @@ const DISK_TOOLS =
   /^(?:mkfs(?:\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|parted|sgdisk|gdisk|blkdiscard|hdparm)$/;
 
 /** `$HOME/` → `~`, duplicate and trailing slashes removed. */
-export function normalizeTarget(path: string): string {
+function normalizeTarget(path: string): string {
   let p = path.replace(/^(?:\$HOME|\$\{HOME\})(?=\/|$)/, "~").replace(/\/{2,}/g, "/");
   p = p.replace(/(?:\/\.)+$/, "/");
   return p.length > 1 ? p.replace(/\/+$/, "") : p;

@@ -22,6 +22,15 @@ const CONTROL_FLOW: Record<string, string> = {
   arithmetic_expansion: "arithmetic expansion",
 };
 
+/** Where a redirection's parts go: its target into `out`, commands it substitutes into `subs`. */
+interface RedirectContext {
+  scope: Scope;
+  depth: number;
+  out: Redirect[];
+  subs: RawCommand[];
+  nested?: string | undefined;
+}
+
 /** Variables bound by plain assignments earlier in the same shell; null marks "value not known". */
 type Scope = Map<string, string | null>;
 
@@ -129,7 +138,7 @@ class Walker {
     const redirects: Redirect[] = [];
     for (const child of node.namedChildren) {
       if (child === body || child.id === body?.id) continue;
-      this.redirect(child, scope, depth, redirects, subs, nested);
+      this.redirect(child, { scope, depth, out: redirects, subs, nested });
     }
     if (owners.length === 0) {
       // A redirection alone (`> file`) still truncates or creates the file.
@@ -141,14 +150,8 @@ class Walker {
     }
   }
 
-  private redirect(
-    node: Node,
-    scope: Scope,
-    depth: number,
-    out: Redirect[],
-    subs: RawCommand[],
-    nested?: string,
-  ): void {
+  private redirect(node: Node, at: RedirectContext): void {
+    const { scope, depth, out, subs } = at;
     if (node.type === "file_redirect") {
       let op = "";
       let target: Word | undefined;
@@ -166,18 +169,12 @@ class Walker {
       out.push({ op: "<<<", target: value ? this.word(value, scope, depth, subs).text : "" });
       return;
     }
-    if (node.type === "heredoc_redirect") return this.heredoc(node, scope, depth, out, subs, nested);
+    if (node.type === "heredoc_redirect") return this.heredoc(node, at);
     this.tooComplex(`unsupported redirection (${node.type})`);
   }
 
-  private heredoc(
-    node: Node,
-    scope: Scope,
-    depth: number,
-    out: Redirect[],
-    subs: RawCommand[],
-    nested?: string,
-  ): void {
+  private heredoc(node: Node, at: RedirectContext): void {
+    const { scope, depth, out, subs, nested } = at;
     let delimiter = "";
     let op = "<<";
     for (const child of node.children) {
@@ -200,7 +197,7 @@ class Walker {
           break;
         case "file_redirect":
         case "herestring_redirect":
-          this.redirect(child, scope, depth, out, subs, nested);
+          this.redirect(child, at);
           break;
         default:
           this.tooComplex("commands after a here-document");
@@ -226,7 +223,7 @@ class Walker {
         case "file_redirect":
         case "herestring_redirect":
         case "heredoc_redirect":
-          this.redirect(child, scope, depth, redirects, subs, nested);
+          this.redirect(child, { scope, depth, out: redirects, subs, nested });
           break;
         case "comment":
           break;

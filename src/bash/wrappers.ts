@@ -63,7 +63,6 @@ export interface Invocation {
 export interface Script {
   text: string;
   via: string;
-  raw: RawCommand;
   /** Assignments on the wrapper; they reach every command of the script. */
   env: Record<string, string>;
 }
@@ -135,7 +134,7 @@ function open(inv: Invocation, out: Out, depth: number): void {
     }
   };
   const script = (text: string, via: string) => {
-    out.scripts.push({ text, via, raw: inv.raw, env: inv.env });
+    out.scripts.push({ text, via, env: inv.env });
   };
 
   switch (name) {
@@ -224,7 +223,7 @@ function keep(inv: Invocation, out: Out, note?: string): void {
  * Index of the first operand after flags. `valueFlags` are single letters that take a value
  * (`-n 5` or `-n5`); `alsoFlag` matches other words to skip (`nice -10`).
  */
-export function skipFlags(texts: string[], from: number, valueFlags: string, alsoFlag?: RegExp): number {
+function skipFlags(texts: string[], from: number, valueFlags: string, alsoFlag?: RegExp): number {
   let i = from;
   while (i < texts.length) {
     const t = texts[i]!;
@@ -317,7 +316,7 @@ function unwrapShell(inv: Invocation, texts: string[], out: Out): void {
   if (c !== -1) {
     const code = texts[c + 1];
     if (code === undefined) return keep(inv, out, `${name} -c without a command`);
-    out.scripts.push({ text: code, via: `${name} -c`, raw: inv.raw, env: inv.env });
+    out.scripts.push({ text: code, via: `${name} -c`, env: inv.env });
     return;
   }
   const operand = texts.slice(1).find((t) => !t.startsWith("-") && !t.startsWith("+"));
