@@ -4,6 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
+import { analyzeBashSync } from "../bash/analyze.ts";
+import { loadBashParser } from "../bash/parser.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import { getAllBaseTools } from "../pool/base-tools.ts";
 import { decide } from "../policy/decide.ts";
@@ -18,8 +20,16 @@ import { type GlobalOptions, globalsOf, permissionModeOf } from "./globals.ts";
 import { loadForCli } from "./runtime.ts";
 
 export interface CheckDeps {
-  /** The Bash analyzer; until it is wired a command is judged as one sub-command with no checks. */
+  /** The Bash analyzer; without one a command is judged as one sub-command with no checks. */
   analyzeBash?: (command: string) => BashAnalysis;
+}
+
+/** The real analyzer. Its parser loads once per process (`withBashParser`), so analysis is synchronous. */
+export const analyzerDeps: CheckDeps = { analyzeBash: analyzeBashSync };
+
+/** Loads the Bash parser before synchronous analysis; a failed load leaves the fail-closed fallback. */
+export async function withBashParser(): Promise<void> {
+  await loadBashParser();
 }
 
 interface CheckOptions {
@@ -28,7 +38,7 @@ interface CheckOptions {
   batchFormat?: "lines" | "json-lines";
 }
 
-export function register(program: Command, deps: CheckDeps = {}): void {
+export function register(program: Command, deps: CheckDeps = analyzerDeps): void {
   program
     .command("check")
     .description("the permission decision for one call (or a batch of Bash commands), without running it")
@@ -40,6 +50,7 @@ export function register(program: Command, deps: CheckDeps = {}): void {
     .action(async (tool: string, input: string | undefined, opts: CheckOptions, command: Command) => {
       const globals = globalsOf(command);
       const loaded = loadForCli(globals);
+      if (tool === "Bash") await withBashParser();
       if (opts.batch !== undefined) {
         if (tool !== "Bash") throw new UsageError(`--batch checks Bash commands only; got tool ${tool}`);
         for (

@@ -12,7 +12,7 @@ import { compilePolicyText } from "../policy/policy-file.ts";
 import type { LoadedFile } from "../policy/policy.ts";
 import { formatTestReport, runPolicyTests, type TestOutcome } from "../policy/policy-tests.ts";
 import { policyJsonSchema } from "../policy/schema.ts";
-import type { CheckDeps } from "./check.ts";
+import { analyzerDeps, type CheckDeps, withBashParser } from "./check.ts";
 import { loadOptionsOf } from "./runtime.ts";
 import { ConfigError } from "./errors.ts";
 import { type GlobalOptions, globalsOf } from "./globals.ts";
@@ -23,13 +23,14 @@ interface Checked {
   warnings: string[];
 }
 
-export function register(program: Command, deps: CheckDeps = {}): void {
+export function register(program: Command, deps: CheckDeps = analyzerDeps): void {
   const policy = program.command("policy").description("check, test and describe policy files");
   policy
     .command("validate")
     .description("report every problem with file:line:column, then run the files' tests")
     .argument("[files...]", "policy files (default: every file the workspace loads)")
-    .action((files: string[], _opts: unknown, command: Command) => {
+    .action(async (files: string[], _opts: unknown, command: Command) => {
+      await withBashParser();
       const globals = globalsOf(command);
       const checked = checkFiles(files, globals);
       for (const warning of checked.warnings) console.error(`warning: ${warning}`);
@@ -49,7 +50,8 @@ export function register(program: Command, deps: CheckDeps = {}): void {
     .command("test")
     .description("run the tests of policy files; the last line is `N passed, M failed`")
     .argument("[files...]", "policy files (default: every file the workspace loads)")
-    .action((files: string[], _opts: unknown, command: Command) => {
+    .action(async (files: string[], _opts: unknown, command: Command) => {
+      await withBashParser();
       const globals = globalsOf(command);
       const checked = checkFiles(files, globals);
       if (checked.errors.length > 0) throw new ConfigError(checked.errors.map((e) => e.message).join("\n"));

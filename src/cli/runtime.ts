@@ -3,6 +3,9 @@
  * from the global options — the same way for `tools`, `run`, `serve`, `hook` and `agent` (and each
  * subagent of an agent).
  */
+import { analyzeBash } from "../bash/analyze.ts";
+import { loadBashParser } from "../bash/parser.ts";
+import type { BashAnalysis } from "../bash/types.ts";
 import { type LoadOptions, loadPolicy, type LoadResult } from "../policy/load.ts";
 import { DenialTracker } from "../policy/denials.ts";
 import { grantForSession } from "../policy/session-grants.ts";
@@ -16,6 +19,7 @@ import { pluginMcpServers } from "../plugins/contributions.ts";
 import { PluginHost } from "../plugins/host.ts";
 import { PoolFanOut } from "../pool/fan-out.ts";
 import { DiscoveredTools } from "../search/discovered.ts";
+import { shellCommandOf } from "../tool/shell.ts";
 import type { AnyTool, InvokedBy, ToolContext } from "../tool/types.ts";
 import { mcpResourceTools } from "../tools/mcp-resources/index.ts";
 import { createSkillTool, SkillCatalog } from "../tools/skill/tool.ts";
@@ -77,6 +81,8 @@ export interface Runtime {
  */
 export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
   const loaded = loadForCli(globals);
+  // Loaded while the rest starts: the tools' read-only answers need it before the first call.
+  const parserReady = loadBashParser();
   const { plugins, skills, pluginTools } = openPlugins(globals, loaded);
   const mcp = openMcp(
     globals,
@@ -85,7 +91,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       mcpServers: pluginMcpServers([plugin]).mcpServers,
     })),
   );
-  await mcp.connectAll();
+  await Promise.all([mcp.connectAll(), parserReady]);
   // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
   const denials = new DenialTracker();
@@ -119,6 +125,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       return createSession({
         pool,
         policy: (request) => rulesPolicy(rules, denials)(request),
+        analyze: analyzeShellCommand,
         hooks: loaded.policy.hooks(),
         pluginHooks: plugins.hooks(),
         enrichers: [plugins.diagnosticsEnricher],
@@ -134,6 +141,12 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       await Promise.all([mcp.close(), plugins.close()]);
     },
   };
+}
+
+/** The analysis stage of the pipeline: every shell-running tool's command goes through the analyzer. */
+async function analyzeShellCommand(tool: AnyTool, input: unknown): Promise<BashAnalysis | undefined> {
+  const command = shellCommandOf(tool.name, input);
+  return command === undefined ? undefined : await analyzeBash(command);
 }
 
 /** The workspace's enabled plugins (as the managed allow-list permits), loaded. */

@@ -16,9 +16,13 @@ export interface CommandTarget {
   text: string;
   /** Every leading assignment stripped too: what deny and ask rules match. */
   bareText: string;
+  /** The words as written, wrappers included: deny and ask rules match this too. */
+  wrappedText: string;
   argv: string[];
   hasUnsafeEnv: boolean;
   noAutoAllow: string[];
+  /** The analyzer found this sub-command read-only (its paths are judged apart). */
+  readOnly: boolean;
 }
 
 interface Hit {
@@ -68,6 +72,12 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     result.overridden = [...asks, ...allows].map((h) => h.rule.meta);
     return finish(result, "deny", ruleReason(denies[0]!.rule, allows[0]?.rule), denies);
   }
+  // Catastrophic commands (the analyzer's list) are denied in every mode, whatever allows them.
+  const catastrophic = catastrophicOf(request);
+  if (catastrophic.length > 0) {
+    result.overridden = [...asks, ...allows].map((h) => h.rule.meta);
+    return finish(result, "deny", `catastrophic command: ${catastrophic.join("; ")}`);
+  }
   if (request.permission?.behavior === "deny") {
     return finish(result, "deny", request.permission.message);
   }
@@ -76,8 +86,8 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     return hardAsk(ruleReason(asks[0]!.rule, allows[0]?.rule), asks);
   }
   if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
-  const catastrophic = catastrophicOf(request);
-  if (catastrophic.length > 0) return hardAsk(`never run without asking: ${catastrophic.join("; ")}`);
+  const mustAsk = request.bash?.askReasons ?? [];
+  if (mustAsk.length > 0) return hardAsk(`${mustAsk.join("; ")}: no rule can approve this command`);
 
   const writes = request.paths.filter((p) => p.access === "write");
   const protectedWrite = writes.find((p) =>
@@ -118,6 +128,17 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   if (coverage.complete && !(request.tool === "Bash" && outsideWrite)) {
     return finish(result, "allow", allowReason(coverage.hits), coverage.hits);
   }
+  // `ls && npm test` with only `Bash(npm test)` allowed: the read-only parts need no rule, as long
+  // as nothing they touch lies outside the workspace.
+  const outsideAny = request.paths.some((p, i) => !inWorkspace(p) && !coverage.paths.has(i));
+  if (coverage.completeWithReadOnly && !outsideAny) {
+    return finish(
+      result,
+      "allow",
+      `${allowReason(coverage.hits)}; the other parts are read-only`,
+      coverage.hits,
+    );
+  }
   if (request.permission?.behavior === "allow") {
     return finish(result, "allow", request.permission.reason ?? `${request.tool} allows this call itself`);
   }
@@ -139,7 +160,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   if (mode === "acceptEdits" && isEdit(request, commands)) {
     return finish(result, "allow", "acceptEdits mode: file edits inside the workspace run without asking");
   }
-  const uncovered = commands.filter((_, i) => !coverage.commands.has(i));
+  const uncovered = commands.filter((c, i) => !coverage.commands.has(i) && !c.readOnly);
   if (request.tool === "Bash" && commands.length > 1 && uncovered.length > 0) {
     return ask(`part of this compound command needs approval: ${uncovered.map((c) => c.text).join("; ")}`);
   }
@@ -179,18 +200,22 @@ export function commandTargets(request: DecisionRequest): CommandTarget[] {
     return request.bash.commands.map((c) => ({
       text: c.ruleText,
       bareText: stripAssignments(c.ruleText),
+      wrappedText: c.argv.join(" "),
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,
       noAutoAllow: c.noAutoAllow,
+      readOnly: c.readOnly,
     }));
   }
   const text = commandString(request).trim();
   return [{
     text,
     bareText: stripAssignments(text),
+    wrappedText: text,
     argv: text.split(/\s+/),
     hasUnsafeEnv: false,
     noAutoAllow: [],
+    readOnly: false,
   }];
 }
 
@@ -249,7 +274,9 @@ const NONE: ReadonlySet<number> = new Set();
 function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
   if (!rule.command) return true;
   if (rule.meta.effect !== "allow") {
-    return rule.command.regex.test(command.bareText) || rule.command.regex.test(command.text);
+    // Deny and ask also see the wrappers: `Bash(nohup:*)` denies `nohup ./server`.
+    const { regex } = rule.command;
+    return regex.test(command.bareText) || regex.test(command.text) || regex.test(command.wrappedText);
   }
   if (command.hasUnsafeEnv) return false;
   if (rule.command.isPrefix && command.noAutoAllow.length > 0) return false;
@@ -276,6 +303,8 @@ function pathMatches(rule: CompiledRule, access: PathAccess): boolean {
 
 interface Coverage {
   complete: boolean;
+  /** Bash: every sub-command is covered by a rule or read-only, and at least one by a rule. */
+  completeWithReadOnly: boolean;
   hits: Hit[];
   commands: ReadonlySet<number>;
   paths: ReadonlySet<number>;
@@ -289,13 +318,17 @@ function allowCoverage(request: DecisionRequest, commands: CommandTarget[], allo
     hit.paths.forEach((i) => covered.paths.add(i));
   }
   const whole = allows.filter((h) => h.whole);
-  if (request.tool !== "Bash" && whole.length > 0) return { complete: true, hits: whole, ...covered };
+  if (request.tool !== "Bash" && whole.length > 0) {
+    return { complete: true, completeWithReadOnly: false, hits: whole, ...covered };
+  }
   if (request.tool === "Bash") {
     const complete = commands.length > 0 && commands.every((_, i) => covered.commands.has(i));
-    return { complete, hits: allows.filter((h) => h.commands.size > 0), ...covered };
+    const completeWithReadOnly = covered.commands.size > 0 &&
+      commands.every((c, i) => covered.commands.has(i) || c.readOnly);
+    return { complete, completeWithReadOnly, hits: allows.filter((h) => h.commands.size > 0), ...covered };
   }
   const complete = request.paths.length > 0 && request.paths.every((_, i) => covered.paths.has(i));
-  return { complete, hits: allows.filter((h) => h.paths.size > 0), ...covered };
+  return { complete, completeWithReadOnly: false, hits: allows.filter((h) => h.paths.size > 0), ...covered };
 }
 
 function isEdit(request: DecisionRequest, commands: CommandTarget[]): boolean {
@@ -304,12 +337,9 @@ function isEdit(request: DecisionRequest, commands: CommandTarget[]): boolean {
     commands.every((c) => ACCEPT_EDITS_COMMANDS.has(c.argv[0] ?? ""));
 }
 
-/** Critical-path commands the analyzer flags: never approved by a rule, a hook or a mode. */
+/** Catastrophic commands the analyzer flags: never approved by a rule, a hook or a mode. */
 function catastrophicOf(request: DecisionRequest): string[] {
-  const list = (request.bash as { catastrophic?: unknown[] } | undefined)?.catastrophic ?? [];
-  return list.map((item) =>
-    typeof item === "string" ? item : (item as { message?: string })?.message ?? JSON.stringify(item)
-  );
+  return (request.bash?.catastrophic ?? []).map((c) => `${c.reason} (${c.id})`);
 }
 
 function describeRule(meta: MatchedRule): string {

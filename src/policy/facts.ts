@@ -6,7 +6,7 @@
  *   agent:   { depth, type },                       // type null for the main agent
  *   path:    "/abs/file" | null, paths: [...],       // the path being judged, and all of the call's
  *   command: { name, argv, prefix, text } | null,   // Bash: the sub-command being judged
- *   bash:    { checks: [ids], parse, readOnly, prefix } | null }
+ *   bash:    { checks: [ids], catastrophic: [ids], parse, readOnly, prefix } | null }
  * ```
  * Built lazily: a policy without `when` never pays for it.
  */
@@ -37,6 +37,7 @@ export function factsOf(request: DecisionRequest, home: string, commands: Comman
       bash: request.bash
         ? {
           checks: request.bash.checks.map((c) => c.id),
+          catastrophic: request.bash.catastrophic.map((c) => c.id),
           parse: request.bash.parse,
           readOnly: request.bash.readOnly,
           prefix: request.bash.prefix,

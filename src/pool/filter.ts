@@ -2,6 +2,7 @@
  * Filtering before exposure: what the mode hides or a blanket deny removes never reaches the model.
  */
 import { isBlanket, parseRuleString, toolNameMatcher } from "../policy/rule-string.ts";
+import { SHELL_TOOLS } from "../tool/shell.ts";
 import type { AnyTool, ToolCategory } from "../tool/types.ts";
 
 /** How much of the pool a session exposes. Distinct from permission modes, which judge calls. */
@@ -82,6 +83,7 @@ export function filterTools(
 }
 
 function denyReason(tool: AnyTool, denies: readonly BlanketDeny[]): string | undefined {
-  const hit = denies.find((d) => d.covers(tool.name));
+  // Denying Bash denies every tool that runs shell commands.
+  const hit = denies.find((d) => d.covers(tool.name) || (SHELL_TOOLS.has(tool.name) && d.covers("Bash")));
   return hit && `denied by ${hit.rule.rule} from ${hit.rule.source}`;
 }

@@ -2,9 +2,11 @@
  * One evaluation path: `toolrt check` and real execution (Tool facts → buildRequest → decide) give
  * the same decision and the same deciding rules for a corpus of calls.
  */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { z } from "zod";
-import { checkCall } from "../../src/cli/check.ts";
+import { analyzeBash, analyzeBashSync } from "../../src/bash/analyze.ts";
+import { loadBashParser } from "../../src/bash/parser.ts";
+import { analyzerDeps, checkCall } from "../../src/cli/check.ts";
 import type { GlobalOptions } from "../../src/cli/globals.ts";
 import { decide } from "../../src/policy/decide.ts";
 import { buildRequest, factsFromTool } from "../../src/policy/request.ts";
@@ -95,13 +97,21 @@ describe("check and execution agree", () => {
       denyRules: [],
     },
   );
-  const deps = { pool, policy: rulesPolicy(loaded.policy), hooks: {}, sessionId: "agreement" };
+  const analyze = async (tool: AnyTool, input: unknown) =>
+    tool.name === "Bash" ? analyzeBash((input as { command: string }).command) : undefined;
+  const deps = { pool, policy: rulesPolicy(loaded.policy), hooks: {}, sessionId: "agreement", analyze };
+  beforeAll(() => loadBashParser());
+  const bashOf = (tool: string, input: unknown) =>
+    tool === "Bash" ? { bash: analyzeBashSync((input as { command: string }).command) } : {};
   for (const [tool, input] of corpus) {
     test(`${tool} ${JSON.stringify(input)}`, async () => {
-      const viaCheck = await checkCall(tool, input, loaded.policy, globals, {});
+      const viaCheck = await checkCall(tool, input, loaded.policy, globals, analyzerDeps);
       const facts = await factsFromTool(toolFor(tool), input, ctx);
       const viaExecution = decide(
-        buildRequest({ tool, input, cwd: ctx.cwd, mode: ctx.mode, agent: ctx.agent }, facts),
+        buildRequest(
+          { tool, input, cwd: ctx.cwd, mode: ctx.mode, agent: ctx.agent, ...bashOf(tool, input) },
+          facts,
+        ),
         loaded.policy,
       );
       expect(viaExecution.decision).toBe(viaCheck.decision);
@@ -122,7 +132,10 @@ describe("check and execution agree", () => {
     const run = runToolrt(box, ["check", "--batch", file, "Bash"]);
     const lines = run.out.trimEnd().split("\n").map((l) => JSON.parse(l));
     const expected = commands.map((command) =>
-      decide(buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd }), loaded.policy)
+      decide(
+        buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, ...bashOf("Bash", { command }) }),
+        loaded.policy,
+      )
     );
     expect(lines.map((l) => [l.decision, l.matched])).toEqual(expected.map((d) => [d.decision, d.matched]));
   });

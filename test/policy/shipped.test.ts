@@ -1,12 +1,17 @@
 /** The shipped policies pass their own tests, and their tests can fail. */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { analyzeBashSync } from "../../src/bash/analyze.ts";
+import { loadBashParser } from "../../src/bash/parser.ts";
 import { compilePolicyText } from "../../src/policy/policy-file.ts";
 import { runPolicyTests } from "../../src/policy/policy-tests.ts";
 import { sandbox } from "./helpers.ts";
 
 const box = sandbox();
+// The shipped tests are written for the real analyzer, as `toolrt policy test` runs them.
+beforeAll(() => loadBashParser());
+const options = () => ({ cwd: box.cwd, home: box.home, analyzeBash: analyzeBashSync });
 const root = join(import.meta.dir, "../..");
 const shipped = [
   "policy/default.json",
@@ -27,7 +32,7 @@ describe("shipped policies", () => {
       const compiled = compile(file);
       expect(compiled.errors.map((e) => e.message)).toEqual([]);
       expect(compiled.warnings.map((e) => e.message)).toEqual([]);
-      const outcomes = runPolicyTests(compiled.loaded!, { cwd: box.cwd, home: box.home });
+      const outcomes = runPolicyTests(compiled.loaded!, options());
       expect(outcomes.length).toBeGreaterThanOrEqual(8);
       expect(outcomes.filter((o) => !o.passed).map((o) => `${o.name}: ${o.decision?.reason ?? o.error}`))
         .toEqual([]);
@@ -40,7 +45,7 @@ describe("shipped policies", () => {
       null,
       2,
     );
-    const outcomes = runPolicyTests(compile("x.json", text).loaded!, { cwd: box.cwd, home: box.home });
+    const outcomes = runPolicyTests(compile("x.json", text).loaded!, options());
     expect(outcomes).toEqual([expect.objectContaining({ passed: false, line: 4, expect: "deny" })]);
   });
 

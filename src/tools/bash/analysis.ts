@@ -1,7 +1,10 @@
 /**
- * What the Bash analyzer (src/bash/) tells the process tools. Until it is wired in, both answers
- * fail closed: no command counts as read-only, and every non-zero exit is a failure.
+ * What the Bash analyzer (src/bash/) tells the process tools: which commands only read, and what an
+ * exit code means. Analysis is synchronous once the parser is loaded; before that, anything that is
+ * not plain words counts as not read-only (fail closed).
  */
+import { analyzeBashSync } from "../../bash/analyze.ts";
+import { interpretExitCode } from "../../bash/semantics.ts";
 
 export interface ExitInterpretation {
   isError: boolean;
@@ -23,5 +26,8 @@ export const failClosedSemantics: CommandSemantics = {
   interpretExit: (_command, exitCode) => ({ isError: exitCode !== 0 }),
 };
 
-/** The semantics the built-in process tools use unless given others. Wire the analyzer here. */
-export const defaultSemantics: CommandSemantics = failClosedSemantics;
+/** The semantics the built-in process tools use unless given others: the analyzer's. */
+export const defaultSemantics: CommandSemantics = {
+  readOnlyOf: (command) => analyzeBashSync(command).readOnly,
+  interpretExit: (command, exitCode) => interpretExitCode(analyzeBashSync(command), exitCode),
+};

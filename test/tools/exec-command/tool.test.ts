@@ -60,8 +60,8 @@ describe("ExecCommand", () => {
     expect(data.output.replaceAll("\r", "")).toBe("terminal\n");
   });
 
-  test("read-only only as far as the semantics say, failing closed by default", () => {
-    expect(execCommandTool.isReadOnly({ cmd: "ls" })).toBe(false);
+  test("read-only only as far as the semantics say; fail-closed semantics make nothing read-only", () => {
+    expect(createExecCommandTool({ semantics: failClosedSemantics }).isReadOnly({ cmd: "ls" })).toBe(false);
     const wired = createExecCommandTool({ semantics: { ...failClosedSemantics, readOnlyOf: () => true } });
     expect(wired.isReadOnly({ cmd: "ls" })).toBe(true);
     expect(execCommandTool.interruptBehavior()).toBe("cancel");
