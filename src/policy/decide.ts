@@ -161,6 +161,14 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     return finish(result, "allow", "acceptEdits mode: file edits inside the workspace run without asking");
   }
   const uncovered = commands.filter((c, i) => !coverage.commands.has(i) && !c.readOnly);
+  // Say why a prefix rule that names this command did not cover it (`find -exec`, `git -c`, ...).
+  const blocked = uncovered.find((c) => c.noAutoAllow.length > 0);
+  if (blocked) {
+    const why = blocked.noAutoAllow.join("; ");
+    return ask(
+      why.includes("cannot be auto-allowed") ? why : `${why} — cannot be auto-allowed by a prefix rule`,
+    );
+  }
   if (request.tool === "Bash" && commands.length > 1 && uncovered.length > 0) {
     return ask(`part of this compound command needs approval: ${uncovered.map((c) => c.text).join("; ")}`);
   }

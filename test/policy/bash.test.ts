@@ -119,6 +119,17 @@ describe("security checks and parsing", () => {
     expect(decideIn(box, allowed, bashCall(b.command, b)).decision).toBe("ask");
   });
 
+  test("a prefix rule that names a command it may not cover says why", () => {
+    const a = analysis("find . -exec rm {} +", [{
+      ruleText: "find . -exec rm {} +",
+      noAutoAllow: ["find with '-exec' executes commands or modifies files"],
+    }]);
+    const lenient = box.load({ cliRules: { allow: ["Bash(find:*)"] } });
+    expect(decideIn(box, lenient, bashCall(a.command, a)).reason).toBe(
+      "find with '-exec' executes commands or modifies files — cannot be auto-allowed by a prefix rule",
+    );
+  });
+
   test("a read-only part outside the workspace still asks", () => {
     const a = analysis("cat /etc/hosts && npm test", [
       { ruleText: "cat /etc/hosts", readOnly: true },
