@@ -1,10 +1,10 @@
-/** Runs every benchmark file in bench/ (but this one and helpers) in turn; each prints JSON lines. */
+/** Runs every benchmark file in bench/ (helpers live in bench/support/) in turn; each prints JSON lines. */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 
 const only = new Set(Bun.argv.slice(2));
 const files = readdirSync(import.meta.dir)
-  .filter((f) => f.endsWith(".ts") && !["all.ts", "lib.ts"].includes(f))
+  .filter((f) => f.endsWith(".ts") && f !== "all.ts")
   .filter((f) => only.size === 0 || only.has(f.replace(/\.ts$/, "")))
   .sort();
 let failed = 0;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { bashLaunch } from "../src/exec/processes/launch.ts";
 import type { ToolContext } from "../src/tool/types.ts";
 import { bashTool } from "../src/tools/bash/tool.ts";
-import { report, round, summarize } from "./lib.ts";
+import { report, round, summarize } from "./support/lib.ts";
 
 const RUNS = 200;
 const root = mkdtempSync(join(tmpdir(), "toolrt-bench-bash-"));

@@ -58,7 +58,7 @@ emit({ bench: "bash.fastpath.hit_rate", ratio: round(hits / corpus.length), hits
 
 // Start-up in fresh processes: the time loadBashParser() takes, split into runtime init and grammar load.
 const dir = mkdtempSync(join(tmpdir(), "toolrt-bench-bash-"));
-const probe = join(import.meta.dir, "bash-startup-probe.ts");
+const probe = join(import.meta.dir, "support", "bash-startup-probe.ts");
 const runs = quick ? 3 : 10;
 
 function startup(argv: string[], label: string, arg: string): void {

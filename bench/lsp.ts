@@ -16,7 +16,7 @@ import { LspManager } from "../src/lsp/manager.ts";
 import { getAllBaseTools } from "../src/pool/base-tools.ts";
 import { ToolPool } from "../src/pool/tool-pool.ts";
 import { createDiagnosticsEnricher } from "../src/tools/lsp/diagnostics-enricher.ts";
-import { report, round, summarize, timeRuns } from "./lib.ts";
+import { report, round, summarize, timeRuns } from "./support/lib.ts";
 
 const STARTS = 5;
 const EDITS = 20;

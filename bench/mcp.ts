@@ -15,7 +15,7 @@ import { ToolPool } from "../src/pool/tool-pool.ts";
 import { fakeTool } from "../test/helpers/fake-tools.ts";
 import { policySession } from "../test/helpers/policy-session.ts";
 import { entry, HttpFixture, stdioConfig } from "../test/mcp/fixtures.ts";
-import { report, round, summarize, timeRuns } from "./lib.ts";
+import { report, round, summarize, timeRuns } from "./support/lib.ts";
 
 const CALLS = 300;
 const session = (pool: ToolPool) => policySession(pool, { allow: ["Echo", "mcp__wb"] });

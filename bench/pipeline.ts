@@ -10,7 +10,7 @@ import { StreamingToolExecutor } from "../src/exec/streaming-executor.ts";
 import { ToolPool } from "../src/pool/tool-pool.ts";
 import { buildTool } from "../src/tool/build-tool.ts";
 import { testContext } from "../test/helpers/session-context.ts";
-import { report, round, summarize, timeRuns } from "./lib.ts";
+import { report, round, summarize, timeRuns } from "./support/lib.ts";
 
 const noop = buildTool({
   name: "Noop",

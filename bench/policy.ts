@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { decide } from "../src/policy/decide.ts";
 import { loadPolicy } from "../src/policy/load.ts";
 import { buildRequest } from "../src/policy/request.ts";
-import { report, round, summarize } from "./lib.ts";
+import { report, round, summarize } from "./support/lib.ts";
 
 const RULES = 1000;
 const root = mkdtempSync(join(tmpdir(), "toolrt-bench-"));

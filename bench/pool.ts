@@ -2,7 +2,7 @@
 import { assembleToolPool } from "../src/pool/assemble.ts";
 import { getAllBaseTools } from "../src/pool/base-tools.ts";
 import { fakeTool, mcpTool } from "../test/helpers/fake-tools.ts";
-import { report, round, summarize, timeRuns } from "./lib.ts";
+import { report, round, summarize, timeRuns } from "./support/lib.ts";
 
 const external = Array.from({ length: 10_000 }, (_, i) => mcpTool(`server${i % 50}`, `tool_${i}`));
 // A few clashes and deny rules, as a real session has.

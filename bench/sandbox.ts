@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ISOLATION_ARGS } from "../src/sandbox/bwrap.ts";
-import { report, round, summarize } from "./lib.ts";
+import { report, round, summarize } from "./support/lib.ts";
 
 const binary = join(import.meta.dir, "..", "dist", "toolrt");
 const bwrap = Bun.which("bwrap");

@@ -22,8 +22,8 @@ import { decodeIndex, encodeIndex } from "../src/search/index-file.ts";
 import { ToolIndex } from "../src/search/tool-index.ts";
 import type { AnyTool } from "../src/tool/types.ts";
 import { createToolSearchTool } from "../src/tools/tool-search/tool.ts";
-import { report, round, summarize, timeRuns } from "./lib.ts";
-import { PlainBm25 } from "./search-baseline.ts";
+import { report, round, summarize, timeRuns } from "./support/lib.ts";
+import { PlainBm25 } from "./support/search-baseline.ts";
 
 interface Query {
   q: string;

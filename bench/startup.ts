@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { report, round, summarize, timeRuns } from "./lib.ts";
+import { report, round, summarize, timeRuns } from "./support/lib.ts";
 
 const binary = join(import.meta.dir, "..", "dist", "toolrt");
 if (!existsSync(binary)) {

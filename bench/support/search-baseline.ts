@@ -3,8 +3,8 @@
  * and description, words lower-cased and identifiers split, nothing else (no stemming, stop
  * words, field weights, synonyms or typo handling).
  */
-import { surfaceWords } from "../src/search/tokenize.ts";
-import type { AnyTool } from "../src/tool/types.ts";
+import { surfaceWords } from "../../src/search/tokenize.ts";
+import type { AnyTool } from "../../src/tool/types.ts";
 
 export class PlainBm25 {
   private readonly docs: Map<string, number>[];

@@ -5,7 +5,7 @@
 import { Language, Parser } from "web-tree-sitter";
 import runtimeWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" };
 import bashWasm from "tree-sitter-bash/tree-sitter-bash.wasm" with { type: "file" };
-import { analyzeBash } from "../src/bash/analyze.ts";
+import { analyzeBash } from "../../src/bash/analyze.ts";
 
 const t0 = performance.now();
 if (process.argv[2] === "split") {
