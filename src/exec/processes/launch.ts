@@ -9,13 +9,28 @@ export interface Launch {
   cwd: string;
 }
 
+/** What a spawned process offers a wrapper: its stdio, extra descriptors as the parent's fds. */
+export interface SpawnedStdio {
+  stdio: Array<number | null | undefined>;
+}
+
 export interface WrappedLaunch extends Launch {
   /** Runs once the process has ended (e.g. removes a sandbox profile file). */
   cleanup?: () => void | Promise<void>;
+  /** Stdio entries from descriptor 3 on (the sandbox's seccomp program, its network channel). */
+  extraStdio?: Array<number | "pipe">;
+  /** Called right after the spawn (e.g. hands the network channel's parent end to the proxy). */
+  attach?: (spawned: SpawnedStdio) => void;
+  /** Sentences the model should read with the result (a sandbox request ignored, a run without one). */
+  notices?: string[];
+  /** Why the command failed when the wrapper is the cause (a sandbox denial); null when it is not. */
+  explainFailure?: (failure: { output: string; exitCode: number }) => string | null;
 }
 
 export interface LaunchRequest {
-  /** The model asked to run outside the sandbox (`dangerouslyDisableSandbox`); policy decided it may. */
+  /** The shell command as the model wrote it (excluded-command prefixes are matched on it). */
+  command: string;
+  /** The model asked to run outside the sandbox (`dangerouslyDisableSandbox`); the wrapper decides. */
   unsandboxed: boolean;
 }
 

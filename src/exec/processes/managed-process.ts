@@ -180,10 +180,9 @@ function spawnPipes(launch: WrappedLaunch, input: "none" | "pipe", accept: Outpu
     cwd: launch.cwd,
     env: launch.env,
     detached: true,
-    stdin: input === "pipe" ? "pipe" : "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+    stdio: [input === "pipe" ? "pipe" : "ignore", "pipe", "pipe", ...(launch.extraStdio ?? [])],
   });
+  launch.attach?.(subprocess);
   const readers = [subprocess.stdout.getReader(), subprocess.stderr.getReader()] as const;
   const stdin = input === "pipe" ? subprocess.stdin : undefined;
   return {
@@ -204,11 +203,15 @@ function spawnPipes(launch: WrappedLaunch, input: "none" | "pipe", accept: Outpu
 function spawnTty(launch: WrappedLaunch, accept: OutputListener): Spawned {
   let closed!: () => void;
   const streamsDone = new Promise<void>((resolve) => (closed = resolve));
+  // The terminal takes descriptors 0-2; the extras still reach the child from 3 on (the sandbox's
+  // seccomp program and network channel ride along, so a terminal session is sandboxed the same way).
   const subprocess = Bun.spawn(launch.argv, {
     cwd: launch.cwd,
     env: launch.env,
     terminal: { data: (_terminal, data) => accept("stdout", data), exit: () => closed() },
+    stdio: ["ignore", "ignore", "ignore", ...(launch.extraStdio ?? [])],
   });
+  launch.attach?.(subprocess);
   const terminal = subprocess.terminal!;
   return {
     pid: subprocess.pid,

@@ -1,5 +1,5 @@
 /** Starting a shell command for a tool call: the launch, the one wrapper seam, the log in the state dir. */
-import { bashLaunch, type LaunchWrapper } from "./launch.ts";
+import { bashLaunch, type LaunchWrapper, type WrappedLaunch } from "./launch.ts";
 import { type InputMode, ManagedProcess, type OutputListener } from "./managed-process.ts";
 import { newTaskId, type TaskKind, taskLogPath } from "./task-registry.ts";
 
@@ -17,11 +17,17 @@ export interface CommandStart {
   onOutput?: OutputListener;
 }
 
-/** Spawns `bash -c command` through the wrapper; the id names the task and its log file. */
-export async function startCommand(start: CommandStart): Promise<{ id: string; process: ManagedProcess }> {
+/**
+ * Spawns `bash -c command` through the wrapper; the id names the task and its log file. The
+ * wrapped launch comes back too: its notices and failure explanation belong in the tool's result.
+ */
+export async function startCommand(
+  start: CommandStart,
+): Promise<{ id: string; process: ManagedProcess; launch: WrappedLaunch }> {
   const id = newTaskId(start.kind);
   const mode = start.input === "tty" ? "tty" : "pipes";
   const launch = await start.wrapLaunch(bashLaunch(start.command, start.cwd, mode), {
+    command: start.command,
     unsandboxed: start.unsandboxed,
   });
   const child = ManagedProcess.start(start.command, {
@@ -32,5 +38,5 @@ export async function startCommand(start: CommandStart): Promise<{ id: string; p
     killGraceMs: start.killGraceMs,
     onOutput: start.onOutput,
   });
-  return { id, process: child };
+  return { id, process: child, launch };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bashLaunch, stableEnvironment } from "../../../src/exec/processes/launch.ts";
 import {
@@ -128,6 +128,31 @@ describe("ManagedProcess", () => {
       })
     ).toThrow(`in ${missing}: the working directory does not exist`);
   });
+
+  for (const input of ["none", "tty"] as const) {
+    test(`extra stdio reaches the child from descriptor 3 on, and attach sees the parent's ends (${input})`, async () => {
+      ctx = testContext();
+      const file = join(ctx.cwd, "fd3");
+      writeFileSync(file, "from-fd-3\n");
+      const fd = openSync(file, "r");
+      const attached: unknown[] = [];
+      const command = "cat <&3; echo to-fd-4 >&4";
+      const child = ManagedProcess.start(command, {
+        launch: {
+          ...bashLaunch(command, ctx.cwd, input === "tty" ? "tty" : "pipes"),
+          extraStdio: [fd, "pipe"],
+          attach: (spawned) => attached.push(...spawned.stdio.slice(3).map((s) => typeof s)),
+        },
+        logPath: join(ctx.stateDir, "extra.log"),
+        input,
+        capture: { headBytes: 1_000, tailBytes: 1_000 },
+      });
+      expect((await child.ended).exitCode).toBe(0);
+      closeSync(fd);
+      expect(child.captured.stdout.excerpt().head).toContain("from-fd-3");
+      expect(attached).toEqual(["number", "number"]);
+    });
+  }
 });
 
 describe("stableEnvironment", () => {

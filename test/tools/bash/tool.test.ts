@@ -314,7 +314,7 @@ describe("Bash: contract", () => {
     expect(data.stdout).toBe("wrapped\n");
     expect(seen).toEqual([{
       shell: [expect.stringMatching(/bash$/), "--noprofile", "--norc", "-c"],
-      request: { unsandboxed: true },
+      request: { command: "echo original", unsandboxed: true },
       term: "dumb",
     }]);
     expect(cleaned).toEqual(["done"]);
