@@ -15,6 +15,7 @@ import type { PathAnchors } from "./path-glob.ts";
 import { type CompiledFile, compilePolicyText, type FileContext } from "./policy-file.ts";
 import { type LoadedFile, Policy } from "./policy.ts";
 import { compileRuleList, type ListedRule } from "./rule-list.ts";
+import { mergeSandboxSections, type SandboxSource } from "./sandbox-policy.ts";
 import { grantsFile, readGrants } from "./session-grants.ts";
 import { isTrusted } from "./trust.ts";
 import type { Effect } from "./types.ts";
@@ -107,8 +108,13 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     }
     return compiled;
   };
-  const readPolicy = (file: string, context: FileContext, required = false) =>
-    take(readText(file, errors, required, (text) => compilePolicyText(file, text, context)));
+  const sandboxSections: SandboxSource[] = [];
+  const readPolicy = (file: string, context: FileContext, required = false) => {
+    const compiled = take(readText(file, errors, required, (text) => compilePolicyText(file, text, context)));
+    const sandbox = compiled?.loaded && compiled.spec?.sandbox;
+    if (sandbox) sandboxSections.push({ source: context.source, file, trusted: context.trusted, sandbox });
+    return compiled;
+  };
 
   let lockedBy: string | undefined;
   let bypassDisabledBy: string | undefined;
@@ -169,8 +175,11 @@ export function loadPolicy(options: LoadOptions): LoadResult {
       errors[0].message
     }); every tool call is denied until it is fixed (see toolrt policy validate)`
     : undefined;
+  const sandbox = mergeSandboxSections(sandboxSections);
+  warnings.push(...sandbox.warnings);
   const policy = new Policy(rules, {
     trusted,
+    sandbox: sandbox.policy,
     home,
     files,
     ...(failClosed ? { failClosed } : {}),

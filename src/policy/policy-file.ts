@@ -182,12 +182,14 @@ function where(path: JsonPath): string {
 }
 
 function expectedFields(path: JsonPath): string {
-  const kind = path[0] === "rules" ? "rules" : path[0] === "tests" ? "tests" : "top";
+  const kind = path[0] === "rules" || path[0] === "tests" || path[0] === "sandbox" ? path[0] : "top";
   const fields = {
     top:
-      "$schema, description, lock, disableBypassPermissions, claudeSettings, allowedPlugins, hooks, rules, tests",
+      "$schema, description, lock, disableBypassPermissions, claudeSettings, allowedPlugins, hooks, sandbox, rules, tests",
     rules: "id, effect, match, tool, when, reason, description",
     tests: "name, tool, input, expect, mode, readOnly, agent",
+    sandbox:
+      "enabled, allowWrite, denyRead, denyWrite, allowNet, unsetEnv, excludedCommands, allowUnsandboxedCommands, whenUnavailable",
   }[kind];
   return `expected one of: ${fields}`;
 }

@@ -1,6 +1,7 @@
 /** A loaded, compiled policy: every rule of every source, indexed by tool name for fast decisions. */
 import type { CompiledRule } from "./compile-rule.ts";
 import type { HooksConfig } from "./hooks-schema.ts";
+import type { SandboxPolicy } from "./sandbox-policy.ts";
 import type { PolicyTestSpec } from "./schema.ts";
 import type { SourceName } from "./types.ts";
 
@@ -28,6 +29,8 @@ export interface PolicyState {
   trusted: boolean;
   home: string;
   files: LoadedFile[];
+  /** How Bash and ExecCommand run: the `sandbox` sections of the policy files, merged (absent: the defaults). */
+  sandbox?: SandboxPolicy;
 }
 
 /** Sources from the most to the least authoritative; decisions list matched rules in this order. */

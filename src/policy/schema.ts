@@ -34,6 +34,34 @@ export const policyTestSchema = z.strictObject({
   agent: z.strictObject({ depth: z.number().int().min(0), type: z.string().optional() }).optional(),
 });
 
+const paths = z.array(z.string().min(1, "an empty path"));
+const HOST = /^(?:(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** How Bash and ExecCommand run in the sandbox. Merging across files: `sandbox-policy.ts`. */
+export const sandboxSectionSchema = z.strictObject({
+  enabled: z.boolean().optional().describe("Run Bash and ExecCommand commands in the sandbox (default true)"),
+  allowWrite: paths.optional().describe(
+    "Writable paths besides the workspace and $TMPDIR (relative to the workspace, or ~/...)",
+  ),
+  denyRead: paths.optional().describe("Paths a sandboxed command may not read (e.g. ~/.ssh)"),
+  denyWrite: paths.optional().describe("Paths inside writable ones that stay read-only"),
+  allowNet: z.array(
+    z.string().regex(HOST, "expected a host: example.com, *.example.com or example.com:443"),
+  ).optional().describe("Hosts reachable through the sandbox's proxy (default: no network)"),
+  unsetEnv: z.array(z.string().min(1)).optional().describe(
+    "Environment-variable name globs dropped besides the default secret-looking ones",
+  ),
+  excludedCommands: z.array(z.string().trim().min(1, "an empty command prefix")).optional().describe(
+    "Command prefixes that run without the sandbox (`docker`, `npm run deploy`); only simple commands match",
+  ),
+  allowUnsandboxedCommands: z.boolean().optional().describe(
+    "Whether Bash's dangerouslyDisableSandbox is honoured (default false: the command runs sandboxed)",
+  ),
+  whenUnavailable: z.enum(["refuse", "warn"]).optional().describe(
+    'No sandbox on this machine: "refuse" the command (default) or "warn" and run it without one',
+  ),
+});
+
 export const policyFileSchema = z.strictObject({
   $schema: z.string().optional(),
   description: z.string().optional(),
@@ -48,6 +76,9 @@ export const policyFileSchema = z.strictObject({
   hooks: hooksConfigSchema.optional().describe(
     "Claude Code-style hooks (PreToolUse, PostToolUse, PostToolUseFailure); project and local files need trust",
   ),
+  sandbox: sandboxSectionSchema.optional().describe(
+    "The sandbox of Bash and ExecCommand; managed values win (see policy/README.md)",
+  ),
   rules: z.array(policyRuleSchema).default([]),
   tests: z.array(policyTestSchema).default([]),
 });
@@ -55,6 +86,7 @@ export const policyFileSchema = z.strictObject({
 export type PolicyRuleSpec = z.infer<typeof policyRuleSchema>;
 export type PolicyTestSpec = z.infer<typeof policyTestSchema>;
 export type PolicyFileSpec = z.infer<typeof policyFileSchema>;
+export type SandboxSection = z.infer<typeof sandboxSectionSchema>;
 
 /** The JSON Schema of a policy file. */
 export function policyJsonSchema(): Record<string, unknown> {

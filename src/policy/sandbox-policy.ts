@@ -1,0 +1,119 @@
+/**
+ * The policy's `sandbox` sections merged into one `SandboxPolicy`. Pure.
+ *
+ * - A setting of one value (`enabled`, `allowUnsandboxedCommands`, `whenUnavailable`): the most
+ *   authoritative file that sets it wins (managed, then flag, local, project, user).
+ * - Lists that take away (`denyRead`, `denyWrite`, `unsetEnv`): every file adds to them.
+ * - Lists that give (`allowWrite`, `allowNet`, `excludedCommands`): every file adds to them, unless
+ *   the managed policy sets that list: then only the managed entries count.
+ * - A project or local file of an untrusted workspace cannot loosen anything: its `enabled: false`,
+ *   `allowUnsandboxedCommands: true`, `whenUnavailable: "warn"` and give-lists are ignored, with a warning.
+ */
+import { SOURCE_ORDER } from "./policy.ts";
+import type { SandboxSection } from "./schema.ts";
+import type { SourceName } from "./types.ts";
+
+type Scalar = "enabled" | "allowUnsandboxedCommands" | "whenUnavailable";
+type GiveList = "allowWrite" | "allowNet" | "excludedCommands";
+type TakeList = "denyRead" | "denyWrite" | "unsetEnv";
+
+export interface SandboxPolicy {
+  enabled: boolean;
+  allowUnsandboxedCommands: boolean;
+  whenUnavailable: "refuse" | "warn";
+  allowWrite: string[];
+  allowNet: string[];
+  excludedCommands: string[];
+  denyRead: string[];
+  denyWrite: string[];
+  unsetEnv: string[];
+  /** The file each single-valued setting came from, or "default": for messages that say where to change it. */
+  origin: Record<Scalar, string>;
+}
+
+export interface SandboxSource {
+  source: SourceName;
+  file: string;
+  /** False for project and local files of an untrusted workspace. */
+  trusted: boolean;
+  sandbox: SandboxSection;
+}
+
+const SCALARS: readonly Scalar[] = ["enabled", "allowUnsandboxedCommands", "whenUnavailable"];
+const GIVE_LISTS: readonly GiveList[] = ["allowWrite", "allowNet", "excludedCommands"];
+const TAKE_LISTS: readonly TakeList[] = ["denyRead", "denyWrite", "unsetEnv"];
+/** The value of each single-valued setting that loosens the sandbox. */
+const LOOSE: { [K in Scalar]: SandboxPolicy[K] } = {
+  enabled: false,
+  allowUnsandboxedCommands: true,
+  whenUnavailable: "warn",
+};
+
+export const DEFAULT_SANDBOX_POLICY: SandboxPolicy = {
+  enabled: true,
+  allowUnsandboxedCommands: false,
+  whenUnavailable: "refuse",
+  allowWrite: [],
+  allowNet: [],
+  excludedCommands: [],
+  denyRead: [],
+  denyWrite: [],
+  unsetEnv: [],
+  origin: { enabled: "default", allowUnsandboxedCommands: "default", whenUnavailable: "default" },
+};
+
+/** @example mergeSandboxSections([{ source: "user", file, trusted: true, sandbox: { allowNet: ["registry.npmjs.org"] } }]) */
+export function mergeSandboxSections(
+  sources: readonly SandboxSource[],
+): { policy: SandboxPolicy; warnings: string[] } {
+  const warnings: string[] = [];
+  const ordered = [...sources].sort((a, b) =>
+    SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source)
+  );
+  const sections = ordered.map((s) => ({ ...s, sandbox: s.trusted ? s.sandbox : tightOnly(s, warnings) }));
+  const origin = { ...DEFAULT_SANDBOX_POLICY.origin };
+  const scalar = <K extends Scalar>(key: K): SandboxPolicy[K] => {
+    const from = sections.find((s) => s.sandbox[key] !== undefined);
+    if (!from) return DEFAULT_SANDBOX_POLICY[key];
+    origin[key] = `${from.source} policy ${from.file}`;
+    return from.sandbox[key] as SandboxPolicy[K];
+  };
+  const policy: SandboxPolicy = {
+    ...DEFAULT_SANDBOX_POLICY,
+    enabled: scalar("enabled"),
+    allowUnsandboxedCommands: scalar("allowUnsandboxedCommands"),
+    whenUnavailable: scalar("whenUnavailable"),
+    origin,
+  };
+  for (const key of TAKE_LISTS) policy[key] = unique(sections.flatMap((s) => s.sandbox[key] ?? []));
+  for (const key of GIVE_LISTS) {
+    const managed = sections.filter((s) => s.source === "managed" && s.sandbox[key] !== undefined);
+    const counted = managed.length > 0 ? managed : sections;
+    for (const s of sections) {
+      if (!counted.includes(s) && s.sandbox[key]?.length) {
+        warnings.push(`${s.file}: sandbox.${key} is ignored: the managed policy sets this list`);
+      }
+    }
+    policy[key] = unique(counted.flatMap((s) => s.sandbox[key] ?? []));
+  }
+  return { policy, warnings };
+}
+
+/** The section without what would loosen the sandbox, with a warning per dropped setting. */
+function tightOnly(source: SandboxSource, warnings: string[]): SandboxSection {
+  const kept: Record<string, unknown> = { ...source.sandbox };
+  const dropped = [
+    ...SCALARS.filter((key) => source.sandbox[key] === LOOSE[key]),
+    ...GIVE_LISTS.filter((key) => source.sandbox[key]?.length),
+  ];
+  for (const key of dropped) delete kept[key];
+  if (dropped.length > 0) {
+    warnings.push(
+      `${source.file}: sandbox.${dropped.join(", sandbox.")} ignored: the workspace is not trusted ` +
+        "and its policy cannot loosen the sandbox (toolrt trust)",
+    );
+  }
+  return kept as SandboxSection;
+}
+
+const unique = (values: string[]) => [...new Set(values)];

@@ -1,0 +1,160 @@
+/** The policy's `sandbox` section: schema errors with positions, and merging across sources and trust. */
+import { describe, expect, test } from "bun:test";
+import { compilePolicyText } from "../../src/policy/policy-file.ts";
+import { DEFAULT_SANDBOX_POLICY, mergeSandboxSections } from "../../src/policy/sandbox-policy.ts";
+import { setTrust } from "../../src/policy/trust.ts";
+import { sandbox } from "./helpers.ts";
+
+const context = {
+  source: "user" as const,
+  anchors: { cwd: "/w", home: "/h", sourceBase: "/h" },
+  trusted: true,
+};
+const problems = (section: string) =>
+  compilePolicyText("p.json", `{\n  "sandbox": ${section}\n}`, context).errors.map((e) => e.message);
+
+describe("sandbox section: bad input is an error at file:line:column", () => {
+  const cases: [string, string, string][] = [
+    [
+      "unknown field",
+      '{ "allowNetwork": ["x.com"] }',
+      'p.json:2:16: unknown field "allowNetwork" in sandbox; expected one of: enabled, allowWrite, denyRead, ' +
+      "denyWrite, allowNet, unsetEnv, excludedCommands, allowUnsandboxedCommands, whenUnavailable",
+    ],
+    [
+      "whenUnavailable out of its two values",
+      '{ "whenUnavailable": "ignore" }',
+      'p.json:2:35: sandbox.whenUnavailable: Invalid option: expected one of "refuse"|"warn"',
+    ],
+    [
+      "enabled as a string",
+      '{ "enabled": "yes" }',
+      "p.json:2:27: sandbox.enabled: Invalid input: expected boolean",
+    ],
+    [
+      "a host with a URL scheme",
+      '{ "allowNet": ["https://x.com"] }',
+      "p.json:2:29: sandbox.allowNet[0]: expected a host: example.com, *.example.com or example.com:443",
+    ],
+    ["an empty path", '{ "denyRead": [""] }', "p.json:2:29: sandbox.denyRead[0]: an empty path"],
+    [
+      "a blank excluded command",
+      '{ "excludedCommands": ["  "] }',
+      "p.json:2:37: sandbox.excludedCommands[0]: an empty command prefix",
+    ],
+    [
+      "a list given as a string",
+      '{ "allowWrite": "/tmp" }',
+      "p.json:2:30: sandbox.allowWrite: Invalid input: expected array",
+    ],
+  ];
+  for (const [name, section, message] of cases) {
+    test(name, () => {
+      const found = problems(section);
+      expect(found.length, JSON.stringify(found)).toBe(1);
+      expect(found[0]).toStartWith(message);
+    });
+  }
+
+  test("a broken sandbox section makes the whole policy deny every call", () => {
+    const box = sandbox();
+    box.write("home/.config/toolrt/policy.json", { sandbox: { enabled: "no" } });
+    const loaded = box.load();
+    expect(loaded.errors[0]!.message).toContain("sandbox.enabled");
+    expect(loaded.policy.state.failClosed).toContain("a policy file is broken");
+  });
+
+  test("host forms the proxy understands are accepted", () => {
+    expect(problems('{ "allowNet": ["example.com", "*.example.com", "example.com:443", "[::1]:8080"] }'))
+      .toEqual([]);
+  });
+});
+
+describe("merging sandbox sections", () => {
+  const user = (sandbox: object) => ({ source: "user" as const, file: "u.json", trusted: true, sandbox });
+  const managed = (sandbox: object) => ({
+    source: "managed" as const,
+    file: "m.json",
+    trusted: true,
+    sandbox,
+  });
+  const project = (sandbox: object, trusted: boolean) => ({
+    source: "project" as const,
+    file: "p.json",
+    trusted,
+    sandbox,
+  });
+
+  test("no section: sandboxed, no exceptions, refuse without a sandbox", () => {
+    expect(mergeSandboxSections([])).toEqual({ policy: DEFAULT_SANDBOX_POLICY, warnings: [] });
+  });
+
+  test("managed values win over every other file, whatever the order given", () => {
+    const { policy } = mergeSandboxSections([
+      user({ enabled: false, allowUnsandboxedCommands: true, whenUnavailable: "warn" }),
+      managed({ enabled: true, allowUnsandboxedCommands: false }),
+    ]);
+    expect(policy.enabled).toBe(true);
+    expect(policy.allowUnsandboxedCommands).toBe(false);
+    expect(policy.whenUnavailable).toBe("warn");
+    expect(policy.origin).toEqual({
+      enabled: "managed policy m.json",
+      allowUnsandboxedCommands: "managed policy m.json",
+      whenUnavailable: "user policy u.json",
+    });
+  });
+
+  test("deny lists add up across files; a managed allow list is the only one that counts", () => {
+    const { policy, warnings } = mergeSandboxSections([
+      user({ denyRead: ["~/.ssh"], allowNet: ["evil.example"], allowWrite: ["../cache"] }),
+      managed({ denyRead: ["~/.aws"], allowNet: ["registry.npmjs.org"] }),
+    ]);
+    expect(policy.denyRead).toEqual(["~/.aws", "~/.ssh"]);
+    expect(policy.allowNet).toEqual(["registry.npmjs.org"]);
+    expect(policy.allowWrite).toEqual(["../cache"]);
+    expect(warnings).toEqual(["u.json: sandbox.allowNet is ignored: the managed policy sets this list"]);
+  });
+
+  test("an untrusted workspace's policy may tighten the sandbox but not loosen it", () => {
+    const section = {
+      enabled: false,
+      allowUnsandboxedCommands: true,
+      whenUnavailable: "warn",
+      allowNet: ["x.example"],
+      excludedCommands: ["make"],
+      denyWrite: ["secrets"],
+    };
+    const untrusted = mergeSandboxSections([project(section, false)]);
+    expect(untrusted.policy).toMatchObject({
+      enabled: true,
+      allowUnsandboxedCommands: false,
+      whenUnavailable: "refuse",
+      allowNet: [],
+      excludedCommands: [],
+      denyWrite: ["secrets"],
+    });
+    expect(untrusted.warnings).toEqual([
+      "p.json: sandbox.enabled, sandbox.allowUnsandboxedCommands, sandbox.whenUnavailable, sandbox.allowNet, " +
+      "sandbox.excludedCommands ignored: the workspace is not trusted and its policy cannot loosen the sandbox (toolrt trust)",
+    ]);
+    expect(mergeSandboxSections([project(section, true)]).policy).toMatchObject({
+      enabled: false,
+      allowNet: ["x.example"],
+    });
+  });
+
+  test("loading reads the sections of every source, trust included", () => {
+    const box = sandbox();
+    box.write("work/.toolrt/policy.json", {
+      sandbox: { excludedCommands: ["docker"], denyRead: ["~/.ssh"] },
+    });
+    box.write("managed/managed-policy.json", { sandbox: { whenUnavailable: "refuse" } });
+    const untrusted = box.load();
+    expect(untrusted.policy.state.sandbox).toMatchObject({ excludedCommands: [], denyRead: ["~/.ssh"] });
+    expect(untrusted.warnings.some((w) => w.includes("sandbox.excludedCommands ignored"))).toBe(true);
+    setTrust(box.stateDir, box.cwd);
+    const trusted = box.load().policy.state.sandbox!;
+    expect(trusted.excludedCommands).toEqual(["docker"]);
+    expect(trusted.origin.whenUnavailable).toStartWith("managed policy ");
+  });
+});
