@@ -22,10 +22,14 @@ const NETWORK_DOWN =
   /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH/i;
 const FORK_LIMIT = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|EAGAIN.*fork/i;
 
-/** Paths mentioned on one error line: quoted ones, path-looking words, the word before the error. */
+/**
+ * Paths mentioned on one error line: quoted ones, path-looking words, the word before the error.
+ * The program's own name in front (`/usr/bin/bash: line 1: ...`) is not one of them.
+ */
 function pathsIn(line: string, cwd: string): string[] {
   const quoted = [...line.matchAll(/[`'‘"]([^`'’"]+)[`'’"]/g)].map((m) => m[1]!);
-  const bare = [...line.matchAll(/(?:^|\s)((?:\/|\.\.?\/|~\/)[^\s:]+)/g)].map((m) => m[1]!);
+  const message = line.replace(/^\S+: (?:line \d+: )?/, "");
+  const bare = [...message.matchAll(/(?:^|\s)((?:\/|\.\.?\/|~\/)[^\s:]+)/g)].map((m) => m[1]!);
   const beforeError = /(\S+): (?:Read-only file system|Permission denied|Operation not permitted)/.exec(line)
     ?.[1];
   const candidates = [...quoted, ...bare, ...(beforeError ? [beforeError] : [])]

@@ -18,6 +18,11 @@ describe("explainSandboxFailure", () => {
     expect(text).toContain("/w/.git/hooks is a protected path");
     expect(text).toContain("outside the sandbox");
   });
+  test("the program's own path in front of the message is not taken for the blocked path", () => {
+    const text = explain("/usr/bin/bash: line 1: .git/hooks/pre-commit: Read-only file system")!;
+    expect(text).toContain("/w/.git/hooks is a protected path");
+    expect(text).not.toContain("/usr/bin/bash");
+  });
   test("relative paths are resolved against the working directory", () => {
     expect(explain("bash: ../elsewhere/x: Read-only file system")).toContain(
       "writing /elsewhere/x was blocked",
