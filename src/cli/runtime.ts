@@ -3,10 +3,13 @@
  * from the global options — the same way for `tools`, `run`, `serve`, `hook` and `agent` (and each
  * subagent of an agent).
  */
+import { auditableInput, AuditLog } from "../audit/log.ts";
 import { analyzeBash } from "../bash/analyze.ts";
 import { loadBashParser } from "../bash/parser.ts";
 import type { BashAnalysis } from "../bash/types.ts";
+import { sandboxedLaunch } from "../exec/processes/sandboxed-launch.ts";
 import { type LoadOptions, loadPolicy, type LoadResult } from "../policy/load.ts";
+import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
 import { DenialTracker } from "../policy/denials.ts";
 import { grantForSession } from "../policy/session-grants.ts";
 import { getAllBaseTools } from "../pool/base-tools.ts";
@@ -68,7 +71,12 @@ export interface Runtime {
   readonly mcp: McpManager;
   /** Enabled plugins: their skills, language servers (the LSP tool), MCP servers and hooks. */
   readonly plugins: PluginHost;
-  /** A pool over `tools` (default: the built-ins) with its own ToolSearch, fed by the MCP servers. */
+  /** The built-in tools, Bash and ExecCommand running their commands in this runtime's sandbox. */
+  readonly baseTools: readonly AnyTool[];
+  /**
+   * A pool over `tools` (default: `baseTools`) with its own ToolSearch, fed by the MCP servers.
+   * Built-ins in `tools` are replaced by this runtime's, so no pool runs commands outside the sandbox.
+   */
   makePool(tools?: readonly AnyTool[], options?: PoolOptions): RuntimePool;
   openSession(pool: ToolPool, invokedBy: InvokedBy, agent?: ToolContext["agent"]): RuntimeSession;
   /** Stops the MCP and language servers; sessions stop their own tasks. */
@@ -92,6 +100,10 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
     })),
   );
   await Promise.all([mcp.connectAll(), parserReady]);
+  const baseTools = getAllBaseTools({ wrapLaunch: runtimeSandbox(globals, loaded) });
+  const wired = new Map(baseTools.map((tool) => [tool.name, tool]));
+  const withSandbox = (tools: readonly AnyTool[]) =>
+    tools.map((tool) => (tool.origin.kind === "builtin" ? wired.get(tool.name) : undefined) ?? tool);
   // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
   const denials = new DenialTracker();
@@ -103,7 +115,8 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
     policy: loaded,
     mcp,
     plugins,
-    makePool(tools = getAllBaseTools(), options = {}) {
+    baseTools,
+    makePool(tools = baseTools, options = {}) {
       const discovered = new DiscoveredTools();
       // ToolSearch reads the pool it belongs to on every call: a getter breaks the cycle.
       const toolSearch = createToolSearchTool({
@@ -112,7 +125,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
         resultStyle: options.searchResultStyle ?? "schemas",
         stateDir: globals.stateDir,
       });
-      const builtins = [...tools, toolSearch, createSkillTool(skills), ...mcpResourceTools(mcp)];
+      const builtins = [...withSandbox(tools), toolSearch, createSkillTool(skills), ...mcpResourceTools(mcp)];
       const pool: ToolPool = new ToolPool(builtins, {
         mode: poolModeOf(globals.mode),
         denyRules: loaded.policy.blanketDenies(),
@@ -149,6 +162,25 @@ async function analyzeShellCommand(tool: AnyTool, input: unknown): Promise<BashA
   return command === undefined ? undefined : await analyzeBash(command);
 }
 
+/**
+ * The launch wrapper of every process tool of a runtime: one sandbox profile from the policy's
+ * `sandbox` settings with the workspace (cwd) writable; runs outside it go to the audit log.
+ */
+function runtimeSandbox(globals: GlobalOptions, loaded: LoadResult) {
+  const audit = AuditLog.inStateDir(globals.stateDir);
+  return sandboxedLaunch({
+    policy: loaded.policy.state.sandbox ?? DEFAULT_SANDBOX_POLICY,
+    workspace: globals.cwd,
+    onUnsandboxed: (run) =>
+      audit.append({
+        kind: "notice",
+        input: auditableInput({ command: run.command }),
+        cwd: run.cwd,
+        detail: `ran without the sandbox: ${run.reason}`,
+      }),
+  });
+}
+
 /** The workspace's enabled plugins (as the managed allow-list permits), loaded. */
 export function openPlugins(globals: GlobalOptions, loaded: LoadResult) {
   const skills = new SkillCatalog();
@@ -172,7 +204,7 @@ export async function openDefaultSession(
   options: PoolOptions = {},
 ): Promise<RuntimePool & { session: RuntimeSession; runtime: Runtime; close(): Promise<void> }> {
   const runtime = await openRuntime(globals);
-  const { pool, discovered } = runtime.makePool(getAllBaseTools(), options);
+  const { pool, discovered } = runtime.makePool(runtime.baseTools, options);
   const session = runtime.openSession(pool, invokedBy);
   return {
     pool,

@@ -4,8 +4,9 @@
  */
 import { feature } from "bun:bundle";
 import type { AnyTool } from "../tool/types.ts";
-import { bashTool } from "../tools/bash/tool.ts";
-import { execCommandTool } from "../tools/exec-command/tool.ts";
+import type { ProcessToolOptions } from "../tools/bash/options.ts";
+import { createBashTool } from "../tools/bash/tool.ts";
+import { createExecCommandTool } from "../tools/exec-command/tool.ts";
 import { editTool } from "../tools/edit/tool.ts";
 import { globTool } from "../tools/glob/tool.ts";
 import { grepTool } from "../tools/grep/tool.ts";
@@ -16,12 +17,16 @@ import { todoWriteTool } from "../tools/todo-write/tool.ts";
 import { writeTool } from "../tools/write/tool.ts";
 import { writeStdinTool } from "../tools/write-stdin/tool.ts";
 
-export function getAllBaseTools(): AnyTool[] {
+/**
+ * Every built-in tool. The process tools (Bash, ExecCommand) are made with `options`: without a
+ * `wrapLaunch` they run commands as they are; the runtime passes the session's sandbox wrapper.
+ */
+export function getAllBaseTools(options: ProcessToolOptions = {}): AnyTool[] {
   return [
-    bashTool,
+    createBashTool(options),
     taskOutputTool,
     taskStopTool,
-    execCommandTool,
+    createExecCommandTool(options),
     writeStdinTool,
     readTool,
     writeTool,

@@ -6,6 +6,8 @@ export function bashContentText(output: BashOutput): string {
   const parts = [output.stdout.trimEnd(), output.stderr.trimEnd()].filter(Boolean);
   const status = statusLine(output);
   if (status) parts.push(status);
+  if (output.sandboxExplanation) parts.push(output.sandboxExplanation);
+  parts.push(...output.notices ?? []);
   return parts.join("\n") || "(no output)";
 }
 

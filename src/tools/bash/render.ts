@@ -21,6 +21,8 @@ export const bashRenderer: Partial<ToolRenderer<BashInput, BashOutput>> = {
     if (status) {
       lines.push(paint(status, output.exitCode === 0 || output.backgroundTaskId ? "dim" : "red", opts));
     }
+    if (output.sandboxExplanation) lines.push(paint(output.sandboxExplanation, "red", opts));
+    for (const notice of output.notices ?? []) lines.push(paint(notice, "dim", opts));
     if (lines.length === 0) lines.push(paint("(no output)", "dim", opts));
     return lines.join("\n");
   },

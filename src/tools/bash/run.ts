@@ -40,7 +40,7 @@ export async function runBash(
   // Progress is for the foreground wait only; a background task keeps its output to its file.
   let reporting = !input.run_in_background;
   const report = progressReporter(onProgress);
-  const { id, process: child } = await startCommand({
+  const { id, process: child, launch } = await startCommand({
     command: input.command,
     cwd: ctx.cwd,
     stateDir: ctx.stateDir,
@@ -52,6 +52,7 @@ export async function runBash(
     killGraceMs: settings.killGraceMs,
     onOutput: (stream, chunk) => reporting && report(stream, chunk),
   });
+  const notices = launch.notices?.length ? { notices: launch.notices } : {};
   const moveToBackground = () => {
     child.log.ensureFile();
     taskRegistryFor(ctx.session).add({
@@ -65,7 +66,7 @@ export async function runBash(
   if (input.run_in_background) {
     if (input.timeout !== undefined) child.setDeadline(input.timeout);
     moveToBackground();
-    return { data: { ...snapshot(child), backgroundTaskId: id, outputPath: child.log.path } };
+    return { data: { ...snapshot(child), ...notices, backgroundTaskId: id, outputPath: child.log.path } };
   }
 
   const plan = foregroundPlan(input.timeout, settings.defaultTimeoutMs, settings.backgroundBudgetMs);
@@ -80,6 +81,7 @@ export async function runBash(
       return {
         data: {
           ...snapshot(child),
+          ...notices,
           backgroundTaskId: id,
           movedToBackground: true,
           outputPath: child.log.path,
@@ -90,7 +92,16 @@ export async function runBash(
     reporting = false;
     ctx.abortSignal.removeEventListener("abort", interrupt);
   }
-  return finishedResult(input.command, child, settings.semantics);
+  const result = finishedResult(input.command, child, settings.semantics);
+  const data = result.data;
+  const failed = result.isError && !data.timedOut && !data.interrupted;
+  const explanation = failed
+    ? launch.explainFailure?.({ output: `${data.stderr}\n${data.stdout}`, exitCode: data.exitCode ?? 1 })
+    : undefined;
+  return {
+    ...result,
+    data: { ...data, ...notices, ...(explanation ? { sandboxExplanation: explanation } : {}) },
+  };
 }
 
 /** True when the process ended before `ms` (never false without a budget). */

@@ -35,6 +35,10 @@ export interface BashOutput {
   /** The whole output (stdout and stderr interleaved), when the result does not hold all of it. */
   outputPath?: string;
   exitMeaning?: string;
+  /** How the sandbox treated the call (a request to leave it ignored, a run without one). */
+  notices?: string[];
+  /** Set when the command failed because of the sandbox: which path or host, and what to ask for. */
+  sandboxExplanation?: string;
   durationMs: number;
   /** Fields Claude Code hooks read; toolrt neither returns images nor predicts silent commands. */
   isImage: false;

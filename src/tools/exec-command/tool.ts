@@ -37,7 +37,7 @@ export function createExecCommandTool(
     prompt: () => promptText,
     inputSchema: execCommandInputSchema,
     call: async (input, ctx) => {
-      const { id, process: child } = await startCommand({
+      const { id, process: child, launch } = await startCommand({
         command: input.cmd,
         cwd: resolve(ctx.cwd, input.workdir ?? "."),
         stateDir: ctx.stateDir,
@@ -56,7 +56,14 @@ export function createExecCommandTool(
         signal: ctx.abortSignal,
         semantics: shared.semantics,
       });
-      return { data, isError: isErrorStatus(data.status) };
+      const explanation = data.status === "failed"
+        ? launch.explainFailure?.({ output: data.output, exitCode: data.exit_code ?? 1 })
+        : undefined;
+      const notes = [...(launch.notices ?? []), ...(explanation ? [explanation] : [])];
+      return {
+        data: notes.length ? { ...data, note: notes.join("\n") } : data,
+        isError: isErrorStatus(data.status),
+      };
     },
     toContent: (output) => [{ type: "text", text: sessionText(output) }],
     isReadOnly: readOnly,

@@ -1,0 +1,74 @@
+/** The runtime wires the policy's sandbox into every pool's Bash, and audits runs outside it. */
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AuditRecord } from "../../src/audit/log.ts";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { runCli } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/session-context.ts";
+
+const availability = detectSandbox();
+const usable = availability.available && availability.kind === "bwrap";
+
+function setup(sandbox: object) {
+  const root = tempDir();
+  const ws = join(root, "ws");
+  const home = join(root, "home");
+  mkdirSync(ws);
+  mkdirSync(home);
+  const policy = join(root, "policy.json");
+  writeFileSync(policy, JSON.stringify({ sandbox }));
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    TOOLRT_MANAGED_POLICY: join(root, "managed"),
+  };
+  const state = join(root, "state");
+  const bash = (command: string) =>
+    runCli(
+      [
+        "--cwd",
+        ws,
+        "--state-dir",
+        state,
+        "--policy",
+        policy,
+        "--allow",
+        "Bash",
+        "run",
+        "--json",
+        "Bash",
+        JSON.stringify({ command }),
+      ],
+      { env },
+    );
+  const notices = () =>
+    readFileSync(join(state, "audit.jsonl"), "utf8").split("\n").filter(Boolean)
+      .map((line) => JSON.parse(line) as AuditRecord).filter((r) => r.kind === "notice");
+  return { root, bash, notices };
+}
+
+describe("toolrt run Bash: the policy's sandbox", () => {
+  test("an excluded command runs outside the sandbox and the audit log says so, with the reason", () => {
+    const { root, bash, notices } = setup({ excludedCommands: ["touch"] });
+    const run = bash("touch ../outside");
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(root, "outside"))).toBe(true);
+    expect(notices()).toEqual([expect.objectContaining({
+      kind: "notice",
+      input: { command: "touch ../outside" },
+      cwd: join(root, "ws"),
+      detail:
+        'ran without the sandbox: the command matches the excluded command "touch" (sandbox.excludedCommands)',
+    })]);
+  });
+
+  test.skipIf(!usable)("any other command runs sandboxed: a write outside fails with the path named", () => {
+    const { root, bash, notices } = setup({ denyRead: ["~/.ssh"] });
+    const run = bash("touch ../outside");
+    expect(run.code).toBe(1);
+    expect(existsSync(join(root, "outside"))).toBe(false);
+    expect(JSON.parse(run.stdout).content[0].text).toContain(`writing ${join(root, "outside")} was blocked`);
+    expect(notices()).toEqual([]);
+  });
+});
