@@ -1,14 +1,19 @@
 /**
  * Spawn overhead of the Bash tool: `true` through `bashTool.call()` against `Bun.spawn` of the same
  * `bash --noprofile --norc -c true` with piped output read to the end. Medians of 200 runs each,
- * interleaved so both see the same machine load.
+ * interleaved so both see the same machine load. Then the sandbox's cost: `true` through a Bash tool
+ * wired to `sandboxedLaunch` (default policy: workspace writable, no network) against the plain tool,
+ * median of 30 each, interleaved; skipped with the reason where no sandbox is usable.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bashLaunch } from "../src/exec/processes/launch.ts";
+import { sandboxedLaunch } from "../src/exec/processes/sandboxed-launch.ts";
+import { DEFAULT_SANDBOX_POLICY } from "../src/policy/sandbox-policy.ts";
+import { detectSandbox } from "../src/sandbox/detect.ts";
 import type { ToolContext } from "../src/tool/types.ts";
-import { bashTool } from "../src/tools/bash/tool.ts";
+import { bashTool, createBashTool } from "../src/tools/bash/tool.ts";
 import { report, round, summarize } from "./support/lib.ts";
 
 const RUNS = 200;
@@ -30,10 +35,11 @@ async function direct(): Promise<void> {
   await Promise.all([child.stdout.text(), child.stderr.text(), child.exited]);
 }
 
-async function throughTool(): Promise<void> {
-  const { data } = await bashTool.call({ command: "true" }, ctx, () => {});
-  if (data.exitCode !== 0) throw new Error(`true exited ${data.exitCode}`);
+async function callTrue(tool: typeof bashTool): Promise<void> {
+  const { data } = await tool.call({ command: "true" }, ctx, () => {});
+  if (data.exitCode !== 0) throw new Error(`true exited ${data.exitCode}: ${data.stderr}`);
 }
+const throughTool = () => callTrue(bashTool);
 
 const samples = { direct: [] as number[], tool: [] as number[] };
 for (let i = 0; i < RUNS + 10; i++) {
@@ -41,6 +47,22 @@ for (let i = 0; i < RUNS + 10; i++) {
     const start = Bun.nanoseconds();
     await fn();
     if (i >= 10) samples[name].push((Bun.nanoseconds() - start) / 1e6);
+  }
+}
+
+const SANDBOX_RUNS = 30;
+const availability = detectSandbox();
+const sandboxedTool = createBashTool({
+  wrapLaunch: sandboxedLaunch({ policy: DEFAULT_SANDBOX_POLICY, workspace: root }),
+});
+const sandboxSamples = { plain: [] as number[], sandboxed: [] as number[] };
+if (availability.available) {
+  for (let i = 0; i < SANDBOX_RUNS + 3; i++) {
+    for (const [name, tool] of [["plain", bashTool], ["sandboxed", sandboxedTool]] as const) {
+      const start = Bun.nanoseconds();
+      await callTrue(tool);
+      if (i >= 3) sandboxSamples[name].push((Bun.nanoseconds() - start) / 1e6);
+    }
   }
 }
 rmSync(root, { recursive: true, force: true });
@@ -62,3 +84,22 @@ report("bash-tool.overhead", {
   median_ms: round(tool.median - direct_.median),
   ratio: round(tool.median / direct_.median),
 });
+
+if (availability.available) {
+  const plain = summarize(sandboxSamples.plain);
+  const sandboxed = summarize(sandboxSamples.sandboxed);
+  report("bash-tool.unsandboxed_call_true", {
+    command: "bashTool.call({command: 'true'})",
+    ...figures(plain),
+  });
+  report("bash-tool.sandboxed_call_true", {
+    command: "createBashTool({ wrapLaunch: sandboxedLaunch(default policy) }).call({command: 'true'})",
+    ...figures(sandboxed),
+  });
+  report("bash-tool.sandbox_overhead", {
+    median_ms: round(sandboxed.median - plain.median),
+    ratio: round(sandboxed.median / plain.median),
+  });
+} else {
+  report("bash-tool.sandboxed_call_true", { skipped: availability.reason });
+}
