@@ -1,4 +1,7 @@
-/** The runtime wires the policy's sandbox into every pool's Bash, and audits runs outside it. */
+/**
+ * The runtime wires the policy's sandbox into every pool's Bash, and audits runs outside it. The
+ * writes outside the workspace first need a person's yes (`--yes`): the sandbox is the layer after.
+ */
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -36,6 +39,7 @@ function setup(sandbox: object) {
         "--allow",
         "Bash",
         "run",
+        "--yes",
         "--json",
         "Bash",
         JSON.stringify({ command }),
