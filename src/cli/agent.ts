@@ -66,7 +66,8 @@ export function register(program: Command): void {
           client: new Anthropic({ maxRetries: 0 }),
           model: flags.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
           prompt,
-          baseTools: getAllBaseTools(),
+          // The runtime's built-ins: their shell tools run in its sandbox.
+          baseTools: runtime.baseTools,
           // Each agent's pool gets its own ToolSearch, answering with tool_reference blocks.
           makePool: (tools) => runtime.makePool(tools, { searchResultStyle: "tool_reference" }).pool,
           openSession: (pool, agent) => runtime.openSession(pool, "provider", agent),

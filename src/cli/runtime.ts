@@ -75,7 +75,6 @@ export interface Runtime {
   readonly baseTools: readonly AnyTool[];
   /**
    * A pool over `tools` (default: `baseTools`) with its own ToolSearch, fed by the MCP servers.
-   * Built-ins in `tools` are replaced by this runtime's, so no pool runs commands outside the sandbox.
    */
   makePool(tools?: readonly AnyTool[], options?: PoolOptions): RuntimePool;
   openSession(pool: ToolPool, invokedBy: InvokedBy, agent?: ToolContext["agent"]): RuntimeSession;
@@ -101,9 +100,6 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
   );
   await Promise.all([mcp.connectAll(), parserReady]);
   const baseTools = getAllBaseTools({ wrapLaunch: runtimeSandbox(globals, loaded) });
-  const wired = new Map(baseTools.map((tool) => [tool.name, tool]));
-  const withSandbox = (tools: readonly AnyTool[]) =>
-    tools.map((tool) => (tool.origin.kind === "builtin" ? wired.get(tool.name) : undefined) ?? tool);
   // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
   const denials = new DenialTracker();
@@ -125,7 +121,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
         resultStyle: options.searchResultStyle ?? "schemas",
         stateDir: globals.stateDir,
       });
-      const builtins = [...withSandbox(tools), toolSearch, createSkillTool(skills), ...mcpResourceTools(mcp)];
+      const builtins = [...tools, toolSearch, createSkillTool(skills), ...mcpResourceTools(mcp)];
       const pool: ToolPool = new ToolPool(builtins, {
         mode: poolModeOf(globals.mode),
         denyRules: loaded.policy.blanketDenies(),
