@@ -5,8 +5,7 @@
  * are a stable sorted prefix, so the cached prefix survives MCP tools coming and going after it.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { AssembledPool } from "../pool/assemble.ts";
-import { decideDeferral } from "../pool/deferral.ts";
+import { type AssembledPool, isDeferredIn } from "../pool/assemble.ts";
 import { serializeTools, type ServerToolSearch } from "./serialize.ts";
 
 export type RequestTool = Anthropic.Messages.ToolUnion;
@@ -16,7 +15,7 @@ export function requestTools(
   discovered: ReadonlySet<string>,
   serverToolSearch: ServerToolSearch | false = false,
 ): RequestTool[] {
-  const entries = pool.tools.map((tool) => ({ tool, deferred: decideDeferral(tool).deferred }));
+  const entries = pool.tools.map((tool) => ({ tool, deferred: isDeferredIn(pool, tool) }));
   const tools = serializeTools(entries, { serverToolSearch, discovered });
   const builtins = new Set(pool.tools.filter((t) => t.origin.kind === "builtin").map((t) => t.name));
   // A deferred tool may not carry cache_control (the API refuses it).

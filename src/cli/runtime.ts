@@ -13,7 +13,7 @@ import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
 import { DenialTracker } from "../policy/denials.ts";
 import { grantForSession } from "../policy/session-grants.ts";
 import { getAllBaseTools } from "../pool/base-tools.ts";
-import { decideDeferral } from "../pool/deferral.ts";
+import { isDeferredIn } from "../pool/assemble.ts";
 import { ToolPool } from "../pool/tool-pool.ts";
 import { rulesPolicy } from "../exec/rules-policy.ts";
 import { createSession, type RuntimeSession } from "../exec/session.ts";
@@ -116,7 +116,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       const discovered = new DiscoveredTools();
       // ToolSearch reads the pool it belongs to on every call: a getter breaks the cycle.
       const toolSearch = createToolSearchTool({
-        deferredTools: () => pool.current.tools.filter((tool) => decideDeferral(tool).deferred),
+        deferredTools: () => pool.current.tools.filter((tool) => isDeferredIn(pool.current, tool)),
         discovered,
         resultStyle: options.searchResultStyle ?? "schemas",
         stateDir: globals.stateDir,
@@ -125,6 +125,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       const pool: ToolPool = new ToolPool(builtins, {
         mode: poolModeOf(globals.mode),
         denyRules: loaded.policy.blanketDenies(),
+        deferral: loaded.policy.deferralOverrides(),
       });
       mcp.attach(pool);
       pluginTools.attach(pool);

@@ -5,15 +5,14 @@
  */
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { decideDeferral } from "../pool/deferral.ts";
-import { getAllBaseTools } from "../pool/base-tools.ts";
-import { ToolPool } from "../pool/tool-pool.ts";
+import { isDeferredIn } from "../pool/assemble.ts";
 import { cachedIndex, cachedToolIndex, contentKey } from "../search/cache.ts";
 import { catalogTools, parseCatalog } from "../search/catalog.ts";
 import { DEFAULT_MAX_RESULTS } from "../tools/tool-search/schema.ts";
 import { ToolIndex } from "../search/tool-index.ts";
 import { ConfigError, UsageError } from "./errors.ts";
-import { type GlobalOptions, globalsOf, poolModeOf } from "./globals.ts";
+import { type GlobalOptions, globalsOf } from "./globals.ts";
+import { openDefaultSession } from "./runtime.ts";
 
 interface SearchOptions {
   json?: boolean;
@@ -31,12 +30,12 @@ export function register(program: Command): void {
     .option("--k <n>", `at most this many results (default ${DEFAULT_MAX_RESULTS})`)
     .option("--catalog <file>", "search a catalog of MCP tool definitions (mcp-catalog.json shape)")
     .option("--batch <file>", "one query per line from FILE (or - for stdin), one JSON line out each")
-    .action((query: string | undefined, opts: SearchOptions, command: Command) => {
+    .action(async (query: string | undefined, opts: SearchOptions, command: Command) => {
       const k = parseK(opts.k);
       if (opts.batch === undefined && query === undefined) {
         throw new UsageError("search needs a query or --batch");
       }
-      const index = loadIndex(opts.catalog, globalsOf(command));
+      const index = await loadIndex(opts.catalog, globalsOf(command));
       if (opts.batch !== undefined) {
         const lines = readBatch(opts.batch);
         process.stdout.write(lines.map((line) => JSON.stringify(answer(index, line, k))).join("\n") + "\n");
@@ -72,8 +71,8 @@ function parseK(value: string | undefined): number {
   return k;
 }
 
-function loadIndex(catalogPath: string | undefined, globals: GlobalOptions): ToolIndex {
-  if (catalogPath === undefined) return cachedToolIndex(globals.stateDir, deferredPoolTools(globals));
+async function loadIndex(catalogPath: string | undefined, globals: GlobalOptions): Promise<ToolIndex> {
+  if (catalogPath === undefined) return cachedToolIndex(globals.stateDir, await deferredPoolTools(globals));
   let bytes: Buffer;
   try {
     bytes = readFileSync(catalogPath);
@@ -89,12 +88,11 @@ function loadIndex(catalogPath: string | undefined, globals: GlobalOptions): Too
   });
 }
 
-function deferredPoolTools(globals: GlobalOptions) {
-  const pool = new ToolPool(getAllBaseTools(), {
-    mode: poolModeOf(globals.mode),
-    denyRules: globals.deny.map((rule) => ({ rule, source: "cli" })),
-  });
-  return pool.current.tools.filter((tool) => decideDeferral(tool).deferred);
+/** The deferred tools of the workspace's pool: built-ins, MCP servers and plugins, as policy leaves them. */
+async function deferredPoolTools(globals: GlobalOptions) {
+  const { pool, close } = await openDefaultSession(globals, "cli");
+  await close();
+  return pool.current.tools.filter((tool) => isDeferredIn(pool.current, tool));
 }
 
 function readBatch(source: string): string[] {

@@ -15,9 +15,9 @@ export function register(program: Command): void {
       const globals = globalsOf(command);
       const { pool, close } = await openDefaultSession(globals, "cli");
       await close();
-      const listed = pool.current.tools.map((tool) => describeTool(tool)).filter((t) =>
-        opts.all || !t.deferred
-      );
+      const listed = pool.current.tools.map((tool) =>
+        describeTool(tool, pool.current.deferral.get(tool.name)!)
+      ).filter((t) => opts.all || !t.deferred);
       if (opts.json) {
         console.log(JSON.stringify(listed, null, 2));
         return;

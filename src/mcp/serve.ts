@@ -18,8 +18,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../../package.json" with { type: "json" };
 import type { AskAnswer, Asker, Session } from "../exec/types.ts";
-import { decideDeferral } from "../pool/deferral.ts";
-import { describeTool } from "../pool/describe.ts";
+import { type AssembledPool, isDeferredIn } from "../pool/assemble.ts";
+import { toolLevelAnswers } from "../pool/describe.ts";
 import type { ContentBlock } from "../tool/messages.ts";
 import type { AnyTool } from "../tool/types.ts";
 import { startHttpEndpoint } from "./http-endpoint.ts";
@@ -43,7 +43,7 @@ export function createServeServer(session: Session): Server {
   server.onclose = unsubscribe;
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: listedTools(session.pool.current.tools, discovered).map(toMcpTool),
+    tools: listedTools(session.pool.current, discovered).map(toMcpTool),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -78,9 +78,9 @@ export function createServeServer(session: Session): Server {
  * What a client is offered: with ToolSearch in the pool, the loaded tools plus the deferred ones
  * this client has found; without it, everything (a client could not find deferred tools otherwise).
  */
-export function listedTools(tools: readonly AnyTool[], discovered: ReadonlySet<string>): AnyTool[] {
-  if (!tools.some((t) => t.name === TOOL_SEARCH_NAME)) return [...tools];
-  return tools.filter((t) => !decideDeferral(t).deferred || discovered.has(t.name));
+export function listedTools(pool: AssembledPool, discovered: ReadonlySet<string>): AnyTool[] {
+  if (!pool.byName.has(TOOL_SEARCH_NAME)) return [...pool.tools];
+  return pool.tools.filter((t) => !isDeferredIn(pool, t) || discovered.has(t.name));
 }
 
 export function toMcpTool(tool: AnyTool): McpTool {
@@ -98,7 +98,7 @@ export function toMcpTool(tool: AnyTool): McpTool {
  * destructive and open-world unless it is a built-in that edits or reads local files.
  */
 export function annotationsOf(tool: AnyTool): ToolAnnotations {
-  const described = describeTool(tool);
+  const described = toolLevelAnswers(tool);
   const local = tool.origin.kind === "builtin" && ["read", "edit", "orchestration"].includes(tool.category);
   return {
     title: tool.name,

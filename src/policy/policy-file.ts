@@ -10,7 +10,15 @@ import { compileCondition, type Condition, ConditionError } from "./logic.ts";
 import type { PathAnchors } from "./path-glob.ts";
 import type { LoadedFile } from "./policy.ts";
 import { isLiteralToolName, toolNameMatcher } from "./rule-string.ts";
-import { policyFileSchema, type PolicyFileSpec, type PolicyRuleSpec } from "./schema.ts";
+import {
+  policyFileSchema,
+  type PolicyFileSpec,
+  policyRuleSchema,
+  type PolicyRuleSpec,
+  policyTestSchema,
+  sandboxSectionSchema,
+  toolLoadingSchema,
+} from "./schema.ts";
 import type { SourceName } from "./types.ts";
 
 export interface FileContext {
@@ -88,6 +96,7 @@ export function compilePolicyText(file: string, text: string, context: FileConte
       tests: spec.tests,
       testLines,
       ...(hooks ? { hooks } : {}),
+      ...(spec.tools ? { toolLoading: spec.tools } : {}),
     },
     spec,
     errors,
@@ -181,17 +190,16 @@ function where(path: JsonPath): string {
   return path.length === 0 ? "" : ` in ${describePath(path)}`;
 }
 
+/** The fields the schema allows where an unknown one was found, read from the schema itself. */
 function expectedFields(path: JsonPath): string {
-  const kind = path[0] === "rules" || path[0] === "tests" || path[0] === "sandbox" ? path[0] : "top";
-  const fields = {
-    top:
-      "$schema, description, lock, disableBypassPermissions, claudeSettings, allowedPlugins, hooks, sandbox, rules, tests",
-    rules: "id, effect, match, tool, when, reason, description",
-    tests: "name, tool, input, expect, mode, readOnly, agent",
-    sandbox:
-      "enabled, allowWrite, denyRead, denyWrite, allowNet, unsetEnv, excludedCommands, allowUnsandboxedCommands, whenUnavailable",
-  }[kind];
-  return `expected one of: ${fields}`;
+  const sections: Record<string, { shape: object }> = {
+    rules: policyRuleSchema,
+    tests: policyTestSchema,
+    sandbox: sandboxSectionSchema,
+    tools: toolLoadingSchema,
+  };
+  const section = typeof path[0] === "string" ? sections[path[0]] : undefined;
+  return `expected one of: ${Object.keys((section ?? policyFileSchema).shape).join(", ")}`;
 }
 
 function describePath(path: JsonPath): string {

@@ -15,6 +15,8 @@ export interface LoadedFile {
   testLines: number[];
   /** Hooks the file configures (only from trusted sources). */
   hooks?: HooksConfig;
+  /** The file's `tools` section: deferral overrides. */
+  toolLoading?: { alwaysLoad?: string[]; defer?: string[] };
 }
 
 export interface PolicyState {
@@ -96,6 +98,15 @@ export class Policy {
         source: r.meta.file ? `${r.meta.source} (${r.meta.file})` : r.meta.source,
         covers: (name: string) => r.coversTool(name) && (r.toolFilter?.(name) ?? true),
       }));
+  }
+
+  /** Every file's `alwaysLoad` and `defer` lists together (they change what loads, not what may run). */
+  deferralOverrides(): { alwaysLoad: string[]; defer: string[] } {
+    const sections = this.state.files.flatMap((file) => (file.toolLoading ? [file.toolLoading] : []));
+    return {
+      alwaysLoad: sections.flatMap((s) => s.alwaysLoad ?? []),
+      defer: sections.flatMap((s) => s.defer ?? []),
+    };
   }
 
   /** Every file's hooks in source order (managed first): all of them run, as in Claude Code. */

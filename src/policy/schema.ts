@@ -37,6 +37,16 @@ export const policyTestSchema = z.strictObject({
 const paths = z.array(z.string().min(1, "an empty path"));
 const HOST = /^(?:(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+/** Which tools load on turn one and which wait behind ToolSearch (names, globs or MCP servers). */
+export const toolLoadingSchema = z.strictObject({
+  alwaysLoad: z.array(z.string().min(1)).optional().describe(
+    "Tools sent in full on every turn, never deferred (e.g. mcp__github__create_pull_request, mcp__jira)",
+  ),
+  defer: z.array(z.string().min(1)).optional().describe(
+    "Tools kept out of turn one, found through ToolSearch",
+  ),
+});
+
 /** How Bash and ExecCommand run in the sandbox. Merging across files: `sandbox-policy.ts`. */
 export const sandboxSectionSchema = z.strictObject({
   enabled: z.boolean().optional().describe("Run Bash and ExecCommand commands in the sandbox (default true)"),
@@ -79,6 +89,7 @@ export const policyFileSchema = z.strictObject({
   sandbox: sandboxSectionSchema.optional().describe(
     "The sandbox of Bash and ExecCommand; managed values win (see policy/README.md)",
   ),
+  tools: toolLoadingSchema.optional().describe("Deferral overrides: alwaysLoad and defer lists"),
   rules: z.array(policyRuleSchema).default([]),
   tests: z.array(policyTestSchema).default([]),
 });

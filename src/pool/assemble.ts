@@ -4,12 +4,15 @@
  * prompt cache valid when external tools come and go.
  */
 import type { AnyTool, ToolOrigin } from "../tool/types.ts";
+import { decideDeferral, type DeferralDecision, type DeferralOverrides } from "./deferral.ts";
 import { filterTools, type HiddenTool, type PoolMode, type SourcedRule } from "./filter.ts";
 
 export interface PoolOptions {
   mode: PoolMode;
   /** Deny rules from every policy source; the blanket ones remove tools before exposure. */
   denyRules: readonly SourcedRule[];
+  /** Per-tool `alwaysLoad` / `defer` lists from policy files. */
+  deferral?: DeferralOverrides;
 }
 
 /** Two tools that wanted the same name; the first one kept it. */
@@ -28,6 +31,13 @@ export interface AssembledPool {
   hidden: HiddenTool[];
   /** Every visible tool by name and by alias (a name wins over another tool's alias). */
   byName: ReadonlyMap<string, AnyTool>;
+  /** Whether each visible tool waits behind ToolSearch, and why (by tool name). */
+  deferral: ReadonlyMap<string, DeferralDecision>;
+}
+
+/** Is this visible tool deferred in this pool? */
+export function isDeferredIn(pool: AssembledPool, tool: AnyTool): boolean {
+  return pool.deferral.get(tool.name)?.deferred === true;
 }
 
 const byName = (a: AnyTool, b: AnyTool) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -57,5 +67,6 @@ export function assembleToolPool(
   }
   const builtinCount = tools.filter((t) => t.origin.kind === "builtin").length;
   const hidden = [...keptBuiltins.hidden, ...keptExternal.hidden];
-  return { tools, builtinCount, clashes, hidden, byName: owners };
+  const deferral = new Map(tools.map((tool) => [tool.name, decideDeferral(tool, options.deferral)]));
+  return { tools, builtinCount, clashes, hidden, byName: owners, deferral };
 }

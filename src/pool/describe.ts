@@ -1,6 +1,6 @@
 /** The tool-level view of a tool for listings (`toolrt tools`), in the CLI contract's field names. */
 import type { AnyTool, JsonSchema } from "../tool/types.ts";
-import { decideDeferral, type DeferralOverrides } from "./deferral.ts";
+import type { DeferralDecision } from "./deferral.ts";
 
 export interface ToolDescription {
   name: string;
@@ -31,8 +31,18 @@ function answerWithoutInput(ask: (input: unknown) => boolean): boolean {
   }
 }
 
-export function describeTool(tool: AnyTool, overrides?: DeferralOverrides): ToolDescription {
-  const deferral = decideDeferral(tool, overrides);
+/** The tool's per-input answers asked at the tool level (see `answerWithoutInput`). */
+export function toolLevelAnswers(
+  tool: AnyTool,
+): { readOnly: boolean; concurrencySafe: boolean; destructive: boolean } {
+  return {
+    readOnly: answerWithoutInput((i) => tool.isReadOnly(i)),
+    concurrencySafe: answerWithoutInput((i) => tool.isConcurrencySafe(i)),
+    destructive: answerWithoutInput((i) => tool.isDestructive(i)),
+  };
+}
+
+export function describeTool(tool: AnyTool, deferral: DeferralDecision): ToolDescription {
   return {
     name: tool.name,
     origin: tool.origin.kind,
@@ -40,9 +50,7 @@ export function describeTool(tool: AnyTool, overrides?: DeferralOverrides): Tool
     deferred: deferral.deferred,
     deferReason: deferral.reason,
     alwaysLoad: tool.alwaysLoad,
-    readOnly: answerWithoutInput((i) => tool.isReadOnly(i)),
-    concurrencySafe: answerWithoutInput((i) => tool.isConcurrencySafe(i)),
-    destructive: answerWithoutInput((i) => tool.isDestructive(i)),
+    ...toolLevelAnswers(tool),
     category: tool.category,
     aliases: [...tool.aliases],
     description: tool.description,

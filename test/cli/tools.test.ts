@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { runCli } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/session-context.ts";
 
 const FIELDS = [
   "name",
@@ -52,5 +55,27 @@ describe("toolrt tools", () => {
     expect(toolsJson("--deny", "Write").map((t) => t.name)).not.toContain("Write");
     const human = runCli(["--deny", "Write", "tools"]);
     expect(human.stdout).toContain("hidden: Write (denied by Write from cli");
+  });
+});
+
+describe("deferral overrides from policy files", () => {
+  test("a policy's tools.alwaysLoad and tools.defer change what loads, with the reason", () => {
+    const dir = tempDir();
+    const file = join(dir, "p.json");
+    writeFileSync(file, JSON.stringify({ tools: { alwaysLoad: ["WebFetch"], defer: ["Grep"] } }));
+    const run = runCli(["--policy", file, "tools", "--json", "--all"]);
+    expect(run.code).toBe(0);
+    const byName = Object.fromEntries(JSON.parse(run.stdout).map((t: { name: string }) => [t.name, t]));
+    expect(byName.WebFetch).toMatchObject({ deferred: false, deferReason: "settings alwaysLoad: WebFetch" });
+    expect(byName.Grep).toMatchObject({ deferred: true, deferReason: "settings defer: Grep" });
+  });
+  test("a bad tools section is a positioned error, exit 2", () => {
+    const dir = tempDir();
+    const file = join(dir, "p.json");
+    writeFileSync(file, JSON.stringify({ tools: { alwaysload: ["x"] } }, null, 2));
+    const run = runCli(["--policy", file, "tools"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("p.json:3:5");
+    expect(run.stderr).toContain("expected one of: alwaysLoad, defer");
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { buildMcpBridgeTool } from "../../src/mcp/bridge-tool.ts";
 import { MAX_IMAGE_BYTES, mcpResultToContent } from "../../src/mcp/content.ts";
 import { mcpToolName } from "../../src/mcp/definition-tool.ts";
-import { describeTool } from "../../src/pool/describe.ts";
+import { decideDeferral } from "../../src/pool/deferral.ts";
+import { toolLevelAnswers } from "../../src/pool/describe.ts";
 
 describe("MCP results as content", () => {
   test("over the token budget: cut in place, with a notice", () => {
@@ -63,16 +64,16 @@ describe("bridge tool", () => {
   });
 
   test("deferred by default; alwaysLoad exempts", () => {
-    expect(describeTool(tool).deferred).toBe(true);
+    expect(decideDeferral(tool).deferred).toBe(true);
     const loaded = buildMcpBridgeTool("s", definition, async () => ({ data: { content: [] } }), {
       alwaysLoad: true,
     });
-    expect(describeTool(loaded).deferred).toBe(false);
+    expect(decideDeferral(loaded).deferred).toBe(false);
   });
 
   test("readOnlyHint is kept as a hint and never makes the tool read-only", () => {
     expect(tool.origin.hints).toEqual({ readOnly: true, destructive: false });
     expect(tool.isReadOnly({})).toBe(false);
-    expect(describeTool(tool).readOnly).toBe(false);
+    expect(toolLevelAnswers(tool).readOnly).toBe(false);
   });
 });
