@@ -20,6 +20,19 @@ export interface SimpleCommand {
   hasUnsafeEnv: boolean;
   /** Why no prefix allow rule may cover this command (e.g. `find -exec`), empty when none. */
   noAutoAllow: string[];
+  /** True when this command, with these arguments, only reads (no writes, no code execution). */
+  readOnly: boolean;
+  /** Stable two-word prefix for a rule suggestion (`git commit`), null when none is safe. */
+  prefix: string | null;
+  /** The wrapper this command was taken out of (`sudo`, `bash -c`, `find -exec`, `$(...)`), if any. */
+  via?: string;
+}
+
+/** A command the shipped default policy denies outright, with the reason shown to people. */
+export interface Catastrophe {
+  /** Stable id, e.g. `rm-root`, `pipe-to-shell`, `fork-bomb`. */
+  id: string;
+  reason: string;
 }
 
 export interface CheckHit {
@@ -45,4 +58,11 @@ export interface BashAnalysis {
   prefix: string | null;
   suggestions: string[];
   paths: PathAccess[];
+  /** Commands the default policy denies outright; empty for nearly every command. */
+  catastrophic: Catastrophe[];
+  /**
+   * Why no allow rule (prefix, exact, saved or session) may approve this command without a prompt:
+   * an unparseable or too complex structure, the sub-command cap, a critical deletion target.
+   */
+  askReasons: string[];
 }

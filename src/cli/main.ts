@@ -8,6 +8,7 @@ import packageJson from "../../package.json" with { type: "json" };
 import { exitCodeFor } from "./errors.ts";
 import { addGlobalOptions } from "./globals.ts";
 import { register as registerAgent } from "./agent.ts";
+import { register as registerAnalyze } from "./analyze.ts";
 import { register as registerAudit } from "./audit.ts";
 import { register as registerCheck } from "./check.ts";
 import { register as registerMcp } from "./mcp.ts";
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
     registerAgent,
     registerRender,
     registerPlugin,
+    registerAnalyze,
   ];
   for (const register of commands) register(program);
   for (const command of program.commands) command.exitOverride();

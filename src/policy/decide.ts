@@ -306,10 +306,7 @@ function isEdit(request: DecisionRequest, commands: CommandTarget[]): boolean {
 
 /** Critical-path commands the analyzer flags: never approved by a rule, a hook or a mode. */
 function catastrophicOf(request: DecisionRequest): string[] {
-  const list = (request.bash as { catastrophic?: unknown[] } | undefined)?.catastrophic ?? [];
-  return list.map((item) =>
-    typeof item === "string" ? item : (item as { message?: string })?.message ?? JSON.stringify(item)
-  );
+  return (request.bash?.catastrophic ?? []).map((c) => c.reason);
 }
 
 function describeRule(meta: MatchedRule): string {

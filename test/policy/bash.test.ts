@@ -96,7 +96,7 @@ describe("security checks and parsing", () => {
   test("catastrophic commands are never auto-approved, not even in bypassPermissions", () => {
     const a = {
       ...analysis("rm -rf /x", ["rm -rf /x"]),
-      catastrophic: ["Dangerous rm operation on critical path"],
+      catastrophic: [{ id: "rm-root", reason: "Dangerous rm operation on critical path" }],
     };
     const lenient = box.load({ cliRules: { allow: ["Bash"] } });
     const result = decideIn(box, lenient, { ...bashCall(a.command, a), mode: "bypassPermissions" });

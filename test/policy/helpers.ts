@@ -85,6 +85,8 @@ export function analysis(
         redirects: [],
         hasUnsafeEnv: false,
         noAutoAllow: [],
+        readOnly: false,
+        prefix: null,
         ...one,
       };
     }),
@@ -95,6 +97,8 @@ export function analysis(
     prefix: null,
     suggestions: [],
     paths: [],
+    catastrophic: [],
+    askReasons: [],
     ...extra,
   };
 }

@@ -1,0 +1,275 @@
+/**
+ * The Bash analyzer: parse, unwrap, judge, check. Pure apart from loading the parser once.
+ *
+ * ```ts
+ * const a = await analyzeBash("git status && rm -rf /");
+ * a.parse;        // "simple"
+ * a.catastrophic; // [{ id: "rm-root", reason: "..." }]
+ * ```
+ */
+import type { Parser } from "web-tree-sitter";
+import { findCatastrophes, isCriticalTarget } from "./catastrophic.ts";
+import { runChecks } from "./checks.ts";
+import { classify } from "./classify.ts";
+import type { Judged, RawCommand, WalkResult } from "./command.ts";
+import { bashParserLoadError, loadBashParser, loadedBashParser } from "./parser.ts";
+import type { Access } from "./paths.ts";
+import { commandPrefix, suggestRules } from "./prefix.ts";
+import { judge } from "./rules.ts";
+import { conservativeSplit, plainWords } from "./tokenize.ts";
+import type { BashAnalysis, CheckHit, ParseOutcome, Redirect, SimpleCommand } from "./types.ts";
+import { quoteViews } from "./views.ts";
+import { unknownVariable, walkTree } from "./walker.ts";
+import { destructiveWarnings } from "./warnings.ts";
+import { basename, SAFE_ENV_VARS, unwrap } from "./wrappers.ts";
+
+/** Above this many sub-commands the analyzer stops judging them one by one: ask. */
+export const MAX_SUBCOMMANDS = 50;
+/** Longer commands are not parsed; they are read roughly (for deny rules) and always ask. */
+const MAX_PARSE_CHARS = 128 * 1024;
+const MAX_SCRIPT_DEPTH = 3;
+const PRINTERS = new Set(["echo", "printf"]);
+const HARMLESS_TARGET = /^(?:\/dev\/(?:null|stdout|stderr|tty|fd\/[012])|&?-|&?\d+)$/;
+
+/** Analyzes one command, loading the parser first when the command is not plain words. */
+export async function analyzeBash(command: string): Promise<BashAnalysis> {
+  if (plainWords(command) === null && loadedBashParser() === undefined) await loadBashParser();
+  return analyzeBashSync(command);
+}
+
+/**
+ * Synchronous analysis with whatever parser is loaded. Call `await loadBashParser()` once first:
+ * without the parser, commands that are not plain words come out `parse-unavailable` (ask).
+ */
+export function analyzeBashSync(command: string): BashAnalysis {
+  return analyzeWith(command, loadedBashParser() ?? null);
+}
+
+/** The analysis with an explicit parser; null exercises the fallback path. */
+export function analyzeWith(command: string, parser: Parser | null): BashAnalysis {
+  const inner = analyzeInner(command, parser, 0);
+  const { judged, complex } = inner;
+  const commands = judged.map((j) => j.command);
+  const topLevel = judged.filter((j) => j.raw.nested === undefined).length;
+  const askReasons = [...complex];
+  if (inner.unparsed) askReasons.push(inner.unparsed);
+  if (topLevel > MAX_SUBCOMMANDS) {
+    askReasons.push(`more than ${MAX_SUBCOMMANDS} sub-commands (${topLevel}); too many to check one by one`);
+  }
+  if (command.trim() === "") askReasons.push("empty command");
+  for (const j of judged) {
+    if (j.name === "rm" || j.name === "rmdir") {
+      const critical = j.paths.find((p) => p.access === "write" && isCriticalTarget(p.path));
+      if (critical) {
+        askReasons.push(`deletes a critical path (${critical.path}); always needs explicit approval`);
+      }
+    }
+  }
+  const parse: ParseOutcome = inner.unparsed !== undefined && parser === null && !inner.tooLong
+    ? "parse-unavailable"
+    : complex.length > 0 || inner.unparsed !== undefined || topLevel > MAX_SUBCOMMANDS
+    ? "too-complex"
+    : "simple";
+  const readOnly = parse === "simple" && askReasons.length === 0 && inner.checks.length === 0 &&
+    commands.length > 0 && commands.every((c) => c.readOnly);
+  const single = commands.length === 1 ? commands[0]! : undefined;
+  return {
+    command,
+    parse,
+    commands,
+    checks: inner.checks,
+    readOnly,
+    classification: parse === "simple" ? classify(judged) : "other",
+    warnings: destructiveWarnings(judged),
+    prefix: single?.prefix ?? null,
+    suggestions: parse === "simple" && inner.checks.length === 0 && askReasons.length === 0 &&
+        inner.catastrophic.length === 0
+      ? suggestRules(commands)
+      : [],
+    paths: judged.flatMap((j) => j.paths.map((p) => ({ command: j.name, path: p.path, access: p.access }))),
+    catastrophic: inner.catastrophic,
+    askReasons,
+  };
+}
+
+/**
+ * Whether allow rules may approve this command at all. False when the structure is not simple, a
+ * security check fired, a catastrophe or critical target was found, or some sub-command carries
+ * an unsafe assignment or a reason no prefix rule may cover it. Policy still matches deny and ask
+ * rules against every sub-command.
+ */
+export function rulesMayAllow(a: BashAnalysis): boolean {
+  return a.parse === "simple" && a.checks.length === 0 && a.askReasons.length === 0 &&
+    a.catastrophic.length === 0 &&
+    a.commands.every((c) => !c.hasUnsafeEnv && c.noAutoAllow.length === 0);
+}
+
+interface Inner {
+  judged: Judged[];
+  complex: string[];
+  checks: CheckHit[];
+  catastrophic: ReturnType<typeof findCatastrophes>;
+  /** Why the command was not parsed with tree-sitter, when it was not. */
+  unparsed?: string;
+  tooLong?: boolean;
+}
+
+function analyzeInner(command: string, parser: Parser | null, depth: number): Inner {
+  const { walk, unparsed, tooLong } = read(command, parser);
+  const complex = [...walk.complex];
+  const judged: Judged[] = [];
+  const checks = new Map<number, CheckHit>();
+  const catastrophic = new Map<string, ReturnType<typeof findCatastrophes>[number]>();
+  for (const raw of walk.commands) {
+    const { invocations, scripts } = unwrap(raw);
+    invocations.forEach((inv, i) => {
+      const j = judgeInvocation(inv, i === 0 ? raw.redirects : []);
+      const unknown = unknownWord(j);
+      if (unknown) complex.push(unknownVariable(unknown));
+      judged.push(j);
+    });
+    if (invocations.length === 0) judged.push(...redirectOnly(raw));
+    for (const script of scripts) {
+      if (depth >= MAX_SCRIPT_DEPTH) {
+        complex.push("shell code nested in shell code too deeply to follow");
+        continue;
+      }
+      const sub = analyzeInner(script.text, parser, depth + 1);
+      const unsafeEnv = Object.keys(script.env).some((key) => !SAFE_ENV_VARS.has(key));
+      for (const j of sub.judged) {
+        j.command.via ??= script.via;
+        j.command.env = { ...script.env, ...j.command.env };
+        if (unsafeEnv) Object.assign(j.command, { hasUnsafeEnv: true, readOnly: false, prefix: null });
+        // The whole script runs as this stage of the outer pipeline (`curl x | sh -c 'python3'`).
+        judged.push({ ...j, raw: { ...j.raw, pipe: raw.pipe, stage: raw.stage, stages: raw.stages } });
+      }
+      complex.push(...sub.complex);
+      if (sub.unparsed) complex.push(sub.unparsed);
+      for (const hit of sub.checks) checks.set(hit.id, hit);
+      for (const c of sub.catastrophic) catastrophic.set(c.id, c);
+    }
+  }
+  const hits = runChecks({
+    raw: command,
+    views: quoteViews(command),
+    argvs: judged.map((j) => [j.name, ...j.args]),
+    malformed: walk.complex.includes(PARSE_ERROR) ||
+      (parser === null && walk.complex.includes("unterminated quote")),
+  });
+  for (const hit of hits) checks.set(hit.id, hit);
+  for (const c of findCatastrophes(command, judged)) catastrophic.set(c.id, c);
+  return {
+    judged,
+    complex: [...new Set(complex)],
+    checks: [...checks.values()].sort((a, b) => a.id - b.id),
+    catastrophic: [...catastrophic.values()],
+    ...(unparsed ? { unparsed } : {}),
+    ...(tooLong ? { tooLong } : {}),
+  };
+}
+
+const PARSE_ERROR = "part of the command could not be parsed";
+
+function read(
+  command: string,
+  parser: Parser | null,
+): { walk: WalkResult; unparsed?: string; tooLong?: boolean } {
+  const plain = plainWords(command);
+  if (plain) return { walk: plain };
+  if (command.length > MAX_PARSE_CHARS) {
+    return {
+      walk: conservativeSplit(command),
+      unparsed: `command is too long to analyze (${command.length} characters)`,
+      tooLong: true,
+    };
+  }
+  if (parser === null) {
+    return {
+      walk: conservativeSplit(command),
+      unparsed: `the bash parser is unavailable (${
+        bashParserLoadError() ?? "not loaded"
+      }); the command was only roughly split`,
+    };
+  }
+  const tree = parser.parse(command);
+  if (!tree) return { walk: conservativeSplit(command), unparsed: "the bash parser failed on this command" };
+  try {
+    return { walk: walkTree(tree.rootNode) };
+  } finally {
+    tree.delete();
+  }
+}
+
+function judgeInvocation(
+  inv: ReturnType<typeof unwrap>["invocations"][number],
+  redirects: Redirect[],
+): Judged {
+  const verdict = judge(inv.words);
+  const name = basename(inv.words[0]?.text ?? "");
+  const args = inv.words.slice(1).map((w) => w.text);
+  const redirectPaths = redirectAccess(redirects);
+  const paths: Access[] = [...verdict.paths, ...redirectPaths];
+  const hasUnsafeEnv = Object.keys(inv.env).some((key) => !SAFE_ENV_VARS.has(key));
+  const noAutoAllow = [...inv.notes, ...verdict.noAutoAllow];
+  const viaXargs = inv.via === "xargs" && !verdict.readOnly;
+  if (viaXargs) noAutoAllow.push("xargs passes it arguments from input that cannot be checked");
+  const ruleText = verdict.ruleWords.join(" ");
+  const readOnly = inv.words.length === 0
+    ? !hasUnsafeEnv && redirectPaths.every((p) => p.access === "read")
+    : verdict.readOnly && !inv.sideEffects && !hasUnsafeEnv && noAutoAllow.length === 0 &&
+      redirectPaths.every((p) => p.access === "read") &&
+      inv.words.every((w, i) => !w.dynamic || (i > 0 && PRINTERS.has(name)));
+  const command: SimpleCommand = {
+    argv: inv.argv,
+    env: inv.env,
+    redirects,
+    ruleText,
+    hasUnsafeEnv,
+    noAutoAllow,
+    readOnly,
+    prefix: readOnly || inv.words.length === 0 ? null : commandPrefix(ruleText),
+  };
+  if (inv.via) command.via = inv.via;
+  return { name, args, words: inv.words, raw: inv.raw, paths, command };
+}
+
+/**
+ * An unknown variable where its value matters: the command name, or any argument of a command
+ * other than the printers (`echo $PATH` only prints it).
+ */
+function unknownWord(j: Judged): string | undefined {
+  if (j.words[0]?.unknown) return j.words[0].unknown;
+  return PRINTERS.has(j.name) ? undefined : j.words.find((w) => w.unknown)?.unknown;
+}
+
+/** A command that ran nothing itself (`bash -c '...' > out`): keep its redirections. */
+function redirectOnly(raw: RawCommand): Judged[] {
+  if (raw.redirects.length === 0) return [];
+  const paths = redirectAccess(raw.redirects);
+  return [{
+    name: basename(raw.words[0]?.text ?? ""),
+    args: [],
+    words: [],
+    raw,
+    paths,
+    command: {
+      argv: [],
+      env: {},
+      redirects: raw.redirects,
+      ruleText: "",
+      hasUnsafeEnv: false,
+      noAutoAllow: [],
+      readOnly: paths.every((p) => p.access === "read"),
+      prefix: null,
+    },
+  }];
+}
+
+function redirectAccess(redirects: Redirect[]): Access[] {
+  const out: Access[] = [];
+  for (const r of redirects) {
+    if (r.op.includes("<<") || HARMLESS_TARGET.test(r.target)) continue;
+    out.push({ path: r.target, access: r.op.includes(">") ? "write" : "read" });
+  }
+  return out;
+}

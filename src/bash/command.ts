@@ -1,0 +1,52 @@
+/** The walker's view of one simple command, before wrappers and rules are applied. */
+import type { Redirect, SimpleCommand } from "./types.ts";
+
+export interface Word {
+  /** The value the shell would pass: quotes removed, escapes applied, known variables resolved. */
+  text: string;
+  /** Some part of it was quoted. */
+  quoted: boolean;
+  /** An unquoted `*`, `?` or `[` the shell would expand to file names. */
+  glob: boolean;
+  /** Part of the value is only known when the command runs (substitution, unknown variable). */
+  dynamic: boolean;
+  /** The first variable in it whose value is unknown (`$HOME`), if any. */
+  unknown?: string;
+}
+
+export interface RawCommand {
+  words: Word[];
+  assignments: { name: string; value: string }[];
+  redirects: Redirect[];
+  /** Pipeline this command belongs to, its position in it and the pipeline's length. */
+  pipe: number;
+  stage: number;
+  stages: number;
+  /** Set for commands that run inside a substitution (`$(...)`, `<(...)`) of another command. */
+  nested?: string;
+  /** Commands run by substitutions inside this command's words or redirections. */
+  subs: RawCommand[];
+}
+
+export interface WalkResult {
+  /** Every command in source order, nested ones included. */
+  commands: RawCommand[];
+  /** Why the structure is too complex to judge word by word; empty when it is simple. */
+  complex: string[];
+}
+
+export function plainWord(text: string): Word {
+  return { text, quoted: false, glob: /[*?[]/.test(text), dynamic: false };
+}
+
+/** One command after unwrapping and judgement, as the later stages (catastrophes, warnings) see it. */
+export interface Judged {
+  /** Effective command name (`rm` for `sudo /bin/rm -rf x`). */
+  name: string;
+  args: string[];
+  words: Word[];
+  raw: RawCommand;
+  /** Files it touches, its redirections included. */
+  paths: { path: string; access: "read" | "write" }[];
+  command: SimpleCommand;
+}

@@ -1,0 +1,311 @@
+/**
+ * Which files a command reads or writes, for the commands that take paths. Policy compares these
+ * with the workspace and the Read/Edit rules. Every extractor honours `--`.
+ */
+import { hasOption, type OptionSpec, optionValues, parseArgs } from "./options.ts";
+import { sedAccess } from "./sed.ts";
+
+export interface Access {
+  path: string;
+  access: "read" | "write";
+}
+
+interface PathSpec extends OptionSpec {
+  /** What the operands are. */
+  access: "read" | "write";
+  /** Leading operands that are not paths (a pattern, a mode, an owner). */
+  skip?: number;
+  /** When one of these options is given the leading operands are paths too (`grep -e P file`). */
+  noSkipWith?: readonly string[];
+  /** The last operand is written (cp, ln); `-t DIR` takes its place. */
+  lastWrites?: boolean;
+  /** Options whose values are files read or written. */
+  reads?: readonly string[];
+  writes?: readonly string[];
+  /** Operand at this index (0-based) is written instead (uniq IN OUT, zip ARCHIVE FILES). */
+  writeAt?: number;
+}
+
+type Extractor = (args: string[]) => Access[];
+
+const read = (path: string): Access => ({ path, access: "read" });
+const write = (path: string): Access => ({ path, access: "write" });
+
+function fromSpec(spec: PathSpec): Extractor {
+  return (args) => {
+    const parsed = parseArgs(args, spec);
+    const out: Access[] = [];
+    for (const o of parsed.options) {
+      if (o.value === undefined) continue;
+      if (spec.reads?.includes(o.name)) out.push(read(o.value));
+      if (spec.writes?.includes(o.name)) out.push(write(o.value));
+    }
+    const skipping = spec.skip && !spec.noSkipWith?.some((name) => hasOption(parsed, name));
+    const operands = parsed.operands.slice(skipping ? spec.skip : 0);
+    const target = spec.lastWrites && !hasOption(parsed, "-t", "--target-directory")
+      ? operands.length - 1
+      : -1;
+    operands.forEach((path, i) => {
+      out.push(i === target || i === spec.writeAt ? write(path) : { path, access: spec.access });
+    });
+    return out;
+  };
+}
+
+const readsOnly = (short?: string, long?: readonly string[]) => fromSpec({ access: "read", short, long });
+const writesOnly = (short?: string, long?: readonly string[]) => fromSpec({ access: "write", short, long });
+
+const GREP: PathSpec = {
+  access: "read",
+  short: "efmABCDd",
+  long: ["regexp", "file", "max-count", "after-context", "before-context", "context", "include", "exclude"],
+  skip: 1,
+  noSkipWith: ["-e", "-f", "--regexp", "--file"],
+  reads: ["-f", "--file"],
+};
+const COPY: PathSpec = {
+  access: "read",
+  short: "tSm",
+  long: ["target-directory", "suffix"],
+  lastWrites: true,
+  writes: ["-t", "--target-directory"],
+};
+
+const EXTRACTORS: Record<string, Extractor> = {
+  cat: readsOnly(),
+  head: readsOnly("nc", ["lines", "bytes"]),
+  tail: readsOnly("ncs", ["lines", "bytes", "sleep-interval", "pid"]),
+  less: (args) => readsOnly("bhjkoOpPtTxyz#")(args.filter((a) => !a.startsWith("+"))),
+  more: (args) => readsOnly("n")(args.filter((a) => !a.startsWith("+"))),
+  wc: readsOnly(),
+  stat: readsOnly("c", ["format", "printf"]),
+  file: fromSpec({ access: "read", short: "mfFeP", reads: ["-m", "-f"] }),
+  ls: readsOnly("IwT", ["ignore", "hide", "width", "tabsize", "format", "sort", "time-style", "block-size"]),
+  tree: fromSpec({ access: "read", short: "LPIo", writes: ["-o"] }),
+  du: readsOnly("dBt", ["max-depth", "block-size", "threshold", "exclude"]),
+  diff: readsOnly("UCFIxSX", ["label", "unified", "context"]),
+  cmp: readsOnly("inl"),
+  comm: readsOnly(),
+  nl: readsOnly("bdfhilnsvw"),
+  od: readsOnly("AjNSTtw"),
+  strings: readsOnly("nte"),
+  cut: readsOnly("bcdf", ["delimiter", "fields", "characters", "bytes", "output-delimiter"]),
+  sort: fromSpec({
+    access: "read",
+    short: "kotST",
+    long: ["key", "output", "field-separator", "buffer-size", "temporary-directory", "compress-program"],
+    writes: ["-o", "--output"],
+  }),
+  uniq: fromSpec({ access: "read", short: "fsw", writeAt: 1 }),
+  xxd: fromSpec({ access: "read", short: "cglsonC", writeAt: 1 }),
+  base64: fromSpec({ access: "read", short: "wio", writes: ["-o", "--output"], reads: ["-i", "--input"] }),
+  md5sum: readsOnly(),
+  sha1sum: readsOnly(),
+  sha256sum: readsOnly(),
+  sha512sum: readsOnly(),
+  readlink: readsOnly(),
+  realpath: readsOnly(),
+  grep: fromSpec(GREP),
+  egrep: fromSpec(GREP),
+  fgrep: fromSpec(GREP),
+  rg: rgPaths,
+  find: findPaths,
+  sed: sedAccess,
+  awk: awkPaths,
+  gawk: awkPaths,
+  jq: jqPaths,
+  cd: cdPath,
+  pushd: cdPath,
+  rm: writesOnly(),
+  rmdir: writesOnly(),
+  mkdir: writesOnly("m", ["mode"]),
+  touch: fromSpec({
+    access: "write",
+    short: "drt",
+    long: ["date", "reference"],
+    reads: ["-r", "--reference"],
+  }),
+  tee: writesOnly(),
+  truncate: fromSpec({
+    access: "write",
+    short: "sr",
+    long: ["size", "reference"],
+    reads: ["-r", "--reference"],
+  }),
+  shred: writesOnly("ns", ["iterations", "size"]),
+  cp: fromSpec(COPY),
+  ln: fromSpec(COPY),
+  install: fromSpec({ ...COPY, short: "tSmogb" }),
+  mv: fromSpec({ ...COPY, access: "write" }),
+  rsync: fromSpec({ ...COPY, short: "eT", long: ["rsh", "temp-dir", "exclude", "include", "filter"] }),
+  chmod: fromSpec({ access: "write", skip: 1, noSkipWith: ["--reference"], reads: ["--reference"] }),
+  chown: fromSpec({ access: "write", skip: 1, noSkipWith: ["--reference"], reads: ["--reference"] }),
+  chgrp: fromSpec({ access: "write", skip: 1, noSkipWith: ["--reference"], reads: ["--reference"] }),
+  zip: fromSpec({ access: "read", short: "bnt", writeAt: 0 }),
+  unzip: unzipPaths,
+  tar: tarPaths,
+  dd: (args) =>
+    args.flatMap((a) =>
+      a.startsWith("if=") ? [read(a.slice(3))] : a.startsWith("of=") ? [write(a.slice(3))] : []
+    ),
+  curl: fromSpec({
+    access: "read",
+    short: "oTKdHXuAeEwxrYyzCm",
+    long: [
+      "output",
+      "upload-file",
+      "config",
+      "data",
+      "data-binary",
+      "header",
+      "request",
+      "user",
+      "cookie-jar",
+    ],
+    writes: ["-o", "--output", "--cookie-jar"],
+    reads: ["-T", "--upload-file", "-K", "--config"],
+    skip: Infinity,
+  }),
+  wget: fromSpec({
+    access: "read",
+    short: "OoPia",
+    long: ["output-document", "output-file", "directory-prefix", "input-file", "append-output"],
+    writes: ["-O", "--output-document", "-o", "--output-file", "-P", "--directory-prefix", "-a"],
+    reads: ["-i", "--input-file"],
+    skip: Infinity,
+  }),
+};
+
+/** Commands whose path arguments are known. */
+export const PATH_COMMANDS: readonly string[] = Object.keys(EXTRACTORS);
+
+/** Files `name` touches when run with `args`; empty for commands without an extractor. */
+export function extractPaths(name: string, args: string[]): Access[] {
+  return EXTRACTORS[name]?.(args).filter((a) => a.path !== "") ?? [];
+}
+
+function rgPaths(args: string[]): Access[] {
+  const spec: PathSpec = {
+    access: "read",
+    short: "efgmABCtTMjrE",
+    long: [
+      "regexp",
+      "file",
+      "glob",
+      "iglob",
+      "type",
+      "type-not",
+      "max-count",
+      "after-context",
+      "before-context",
+      "context",
+      "threads",
+      "max-columns",
+      "replace",
+      "encoding",
+      "pre",
+      "pre-glob",
+      "hostname-bin",
+      "max-depth",
+      "sort",
+      "sortr",
+      "type-add",
+      "ignore-file",
+      "colors",
+      "max-filesize",
+    ],
+    skip: args.includes("--files") || args.includes("--type-list") ? 0 : 1,
+    noSkipWith: ["-e", "-f", "--regexp", "--file"],
+    reads: ["-f", "--file", "--ignore-file"],
+  };
+  return fromSpec(spec)(args);
+}
+
+const FIND_WRITES = new Set(["-fprint", "-fprint0", "-fprintf", "-fls"]);
+
+function findPaths(args: string[]): Access[] {
+  const out: Access[] = [];
+  let i = 0;
+  while (i < args.length && /^-[HLP]$|^-D$|^-O\d$/.test(args[i]!)) i += args[i] === "-D" ? 2 : 1;
+  const roots: string[] = [];
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.startsWith("-") || a === "(" || a === "!" || a === ")") break;
+    roots.push(a);
+  }
+  const deletes = args.includes("-delete");
+  for (const root of roots.length ? roots : ["."]) out.push(deletes ? write(root) : read(root));
+  for (; i < args.length; i++) {
+    if (FIND_WRITES.has(args[i]!) && args[i + 1] !== undefined) out.push(write(args[i + 1]!));
+  }
+  return out;
+}
+
+function awkPaths(args: string[]): Access[] {
+  const parsed = parseArgs(args, { short: "fvF", long: ["file", "assign", "field-separator"] });
+  const programs = optionValues(parsed, "-f", "--file");
+  const operands = programs.length > 0 ? parsed.operands : parsed.operands.slice(1);
+  return [...programs.map(read), ...operands.filter((o) => !/^[A-Za-z_]\w*=/.test(o)).map(read)];
+}
+
+function jqPaths(args: string[]): Access[] {
+  const out: Access[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--arg" || a === "--argjson") i += 2;
+    else if (a === "--slurpfile" || a === "--rawfile") {
+      if (args[i + 2] !== undefined) out.push(read(args[i + 2]!));
+      i += 2;
+    } else if (a === "--args" || a === "--jsonargs") break;
+    else rest.push(a);
+  }
+  const parsed = parseArgs(rest, { short: "fL", long: ["from-file", "indent", "library-path"] });
+  const programs = optionValues(parsed, "-f", "--from-file");
+  const operands = programs.length > 0 ? parsed.operands : parsed.operands.slice(1);
+  return [...out, ...programs.map(read), ...operands.map(read)];
+}
+
+function cdPath(args: string[]): Access[] {
+  const operands = parseArgs(args).operands;
+  return [read(operands.length > 0 ? operands.join(" ") : "~")];
+}
+
+function unzipPaths(args: string[]): Access[] {
+  const parsed = parseArgs(args, { short: "dxP" });
+  // Operands after the archive name members inside it, not files on disk.
+  const archive = parsed.operands[0];
+  const out = archive ? [read(archive)] : [];
+  const listing = hasOption(parsed, "-l", "-v", "-t", "-p", "-z", "-Z");
+  if (!listing) out.push(write(optionValues(parsed, "-d")[0] ?? "."));
+  return out;
+}
+
+function tarPaths(args: string[]): Access[] {
+  const [first = "", ...rest] = args;
+  // Old-style `tar czf a.tgz dir`: the first word is a cluster of letters without a dash.
+  const normalized = /^[A-Za-z]+$/.test(first) ? [`-${first}`, ...rest] : args;
+  const parsed = parseArgs(normalized, {
+    short: "fCIFbHKLNgTVX",
+    long: [
+      "file",
+      "directory",
+      "use-compress-program",
+      "files-from",
+      "exclude-from",
+      "to-command",
+      "transform",
+    ],
+  });
+  const archive = optionValues(parsed, "-f", "--file")[0];
+  const dir = optionValues(parsed, "-C", "--directory")[0] ?? ".";
+  const letters = new Set(parsed.options.map((o) => o.name));
+  const creates = ["-c", "-r", "-u", "-A", "--create", "--append", "--update"].some((f) => letters.has(f));
+  const extracts = ["-x", "--extract", "--get"].some((f) => letters.has(f));
+  const out: Access[] = [];
+  if (archive) out.push(creates ? write(archive) : read(archive));
+  if (extracts) out.push(write(dir));
+  if (creates) out.push(...parsed.operands.map(read));
+  out.push(...optionValues(parsed, "-T", "--files-from", "-X", "--exclude-from").map(read));
+  return out;
+}

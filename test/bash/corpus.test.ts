@@ -1,0 +1,44 @@
+/**
+ * The benign corpus (real commands from tldr-pages and typical agent commands): at most 1 % may be
+ * denied, and every line with a finding beyond its own prefix is listed here with why it is right.
+ */
+import { expect, test } from "bun:test";
+import { analyzeBash } from "../../src/bash/analyze.ts";
+import type { BashAnalysis } from "../../src/bash/types.ts";
+import { benignCommands } from "./benign-corpus.ts";
+
+/** Reviewed findings: the command and why the finding is correct. */
+const REVIEWED: Record<string, string> = {
+  "git commit --amend": "warning only: it rewrites the last commit",
+  'node -p "process.versions"':
+    "node -p evaluates its argument as code (inline code cannot be prefix-allowed)",
+  "perl -n -e 'print if m/regex1/ and m/regex2/i'": "perl -e runs inline code",
+  "perl -n -E 'say $1 if m/before ( group_regex ) after/x'": "perl -E runs inline code",
+  "ls | sed -f script.sed": "a sed script file may hold w/e commands the analyzer cannot see",
+};
+
+function findings(a: BashAnalysis): string[] {
+  return [
+    ...(a.parse === "simple" ? [] : [`parse ${a.parse}`]),
+    ...a.checks.map((c) => `check ${c.id}`),
+    ...a.catastrophic.map((c) => `catastrophic ${c.id}`),
+    ...a.askReasons,
+    ...a.commands.flatMap((c) => c.noAutoAllow),
+    ...a.warnings,
+  ];
+}
+
+test("at most 1 % of the benign corpus is denied, and only reviewed lines have findings", async () => {
+  const lines = benignCommands();
+  expect(lines.length).toBeGreaterThan(4000);
+  const flagged: Record<string, string[]> = {};
+  let denied = 0;
+  for (const line of lines) {
+    const a = await analyzeBash(line);
+    if (a.catastrophic.length > 0) denied++;
+    const found = findings(a);
+    if (found.length > 0) flagged[line] = found;
+  }
+  expect(denied / lines.length).toBeLessThanOrEqual(0.01);
+  expect(Object.keys(flagged).sort()).toEqual(Object.keys(REVIEWED).sort());
+});

@@ -1,0 +1,106 @@
+import { describe, expect, test } from "bun:test";
+import { analyzeBash, rulesMayAllow } from "../../src/bash/analyze.ts";
+import { SAFE_ENV_VARS } from "../../src/bash/wrappers.ts";
+
+/** Wrapper → a command using it and the rule text of the command that really runs. */
+const TRANSPARENT: [string, string, string][] = [
+  ["time", "time npm test", "npm test"],
+  ["timeout", "timeout 5 npm run test unit", "npm run test unit"],
+  ["timeout with options", "timeout -k 2 --signal=TERM 10s make", "make"],
+  ["nice", "nice -n 5 cargo build", "cargo build"],
+  ["nohup", "nohup npm start", "npm start"],
+  ["stdbuf", "stdbuf -oL npm test", "npm test"],
+  ["command", "command git status", "git status"],
+  ["builtin", "builtin cd src", "cd src"],
+  ["noglob", "noglob git add x", "git add x"],
+  ["exec", "exec npm test", "npm test"],
+  ["env with assignments", "env NODE_ENV=test npm test", "npm test"],
+  ["bare xargs", "xargs grep TODO", "grep TODO"],
+  ["nested", "time nice -n 1 timeout 5 npm test", "npm test"],
+];
+
+/** Wrappers that run another command: the outer stays (and asks), the inner is judged too. */
+const EXECUTING: [string, string, string][] = [
+  ["sudo", "sudo -u bob git status", "git status"],
+  ["doas", "doas ls", "ls"],
+  ["setsid", "setsid -f npm start", "npm start"],
+  ["ionice", "ionice -c 3 make", "make"],
+  ["flock", "flock /tmp/l make", "make"],
+  ["xargs with flags", "ls | xargs -0 -n 1 grep x", "grep x"],
+  ["taskset", "taskset 0x1 make", "make"],
+];
+
+/** Shell code given as a string: the wrapper vanishes and the code is analyzed. */
+const SCRIPTS: [string, string, string[]][] = [
+  ["bash -c", "bash -c 'git status && ls'", ["git status", "ls"]],
+  ["sh -c", `sh -c "npm test"`, ["npm test"]],
+  ["zsh -lc", "zsh -lc 'make'", ["make"]],
+  ["eval", "eval git status", ["git status"]],
+  ["watch", "watch -n 1 git status", ["watch -n 1 git status", "git status"]],
+  ["su -c", "su -c 'make install' root", ["su -c make install root", "make install"]],
+  ["flock -c", "flock /tmp/l -c 'make'", ["flock /tmp/l -c make", "make"]],
+];
+
+describe("wrappers", () => {
+  for (const [name, command, ruleText] of TRANSPARENT) {
+    test(`${name} is stripped for rules`, async () => {
+      const a = await analyzeBash(command);
+      expect(a.commands.map((c) => c.ruleText)).toEqual([ruleText]);
+      expect(a.commands[0]!.argv[0]).toBe(command.split(" ")[0]!);
+    });
+  }
+  for (const [name, command, inner] of EXECUTING) {
+    test(`${name} runs another command: inner judged, outer not prefix-allowable`, async () => {
+      const a = await analyzeBash(command);
+      const innerCommand = a.commands.find((c) => c.ruleText === inner);
+      expect(innerCommand?.via).toBeDefined();
+      expect(a.commands.some((c) => c.noAutoAllow.some((n) => n.includes("runs another command")))).toBe(
+        true,
+      );
+      expect(rulesMayAllow(a)).toBe(false);
+    });
+  }
+  for (const [name, command, ruleTexts] of SCRIPTS) {
+    test(`${name}: the code inside is analyzed`, async () => {
+      const a = await analyzeBash(command);
+      expect(a.commands.map((c) => c.ruleText)).toEqual(ruleTexts);
+      expect(a.commands.at(-1)!.via).toBeDefined();
+    });
+  }
+  test("nohup is stripped but not read-only (it writes nohup.out)", async () => {
+    expect((await analyzeBash("nohup ls")).readOnly).toBe(false);
+    expect((await analyzeBash("timeout 5 ls")).readOnly).toBe(true);
+  });
+  test("a shell reading its standard input or a script file is kept and cannot be prefix-allowed", async () => {
+    for (const c of ["echo ls | sh", "bash script.sh", "bash -s"]) {
+      expect(rulesMayAllow(await analyzeBash(c)), c).toBe(false);
+    }
+  });
+  test("shell code nested too deeply asks", async () => {
+    const a = await analyzeBash(`bash -c "sh -c 'bash -c \\"sh -c ls\\"'"`);
+    expect(a.parse).toBe("too-complex");
+  });
+});
+
+describe("environment assignments", () => {
+  test("safe variables are stripped for allow rules", async () => {
+    for (const name of ["NODE_ENV", "RUST_LOG", "GOOS", "LANG", "LC_ALL"]) {
+      expect(SAFE_ENV_VARS.has(name)).toBe(true);
+      const a = await analyzeBash(`${name}=x npm run build`);
+      expect(a.commands[0]!.ruleText).toBe("npm run build");
+      expect(a.commands[0]!.hasUnsafeEnv).toBe(false);
+      expect(a.prefix).toBe("npm run");
+    }
+  });
+  test("any other variable stays and blocks prefix allow rules, but deny rules still see the command", async () => {
+    for (const name of ["LD_PRELOAD", "PATH", "GIT_SSH_COMMAND", "PAGER", "FOO"]) {
+      const a = await analyzeBash(`${name}=x rm -rf build`);
+      expect(a.commands[0]!.hasUnsafeEnv).toBe(true);
+      expect(a.commands[0]!.ruleText).toBe("rm -rf build");
+      expect(a.commands[0]!.env).toEqual({ [name]: "x" });
+    }
+  });
+  test("env -S and unknown env options keep env as the command", async () => {
+    expect((await analyzeBash("env -S 'rm -rf x'")).commands[0]!.noAutoAllow[0]).toContain("env -S");
+  });
+});
