@@ -29,12 +29,14 @@ export interface BuildOptions {
 }
 
 const ROOT = import.meta.dir;
-const ENTRY = join(ROOT, "src/cli/main.ts");
+const ENTRY = join(ROOT, "src/cli/entry.ts");
 
 export async function buildBinary(options: BuildOptions): Promise<void> {
   const result = await Bun.build({
     entrypoints: [ENTRY],
     minify: true,
+    bytecode: true,
+    format: "esm",
     sourcemap: "none",
     features: options.features,
     compile: {

@@ -13,9 +13,8 @@ import type { LoadedFile } from "../policy/policy.ts";
 import { formatTestReport, runPolicyTests, type TestOutcome } from "../policy/policy-tests.ts";
 import { policyJsonSchema } from "../policy/schema.ts";
 import type { CheckDeps } from "./check.ts";
-import { loadOptionsOf } from "./runtime.ts";
 import { ConfigError } from "./errors.ts";
-import { type GlobalOptions, globalsOf } from "./globals.ts";
+import { type GlobalOptions, globalsOf, loadOptionsOf } from "./globals.ts";
 
 interface Checked {
   files: LoadedFile[];

@@ -3,7 +3,7 @@
  * from the global options — the same way for `tools`, `run`, `serve`, `hook` and `agent` (and each
  * subagent of an agent).
  */
-import { type LoadOptions, loadPolicy, type LoadResult } from "../policy/load.ts";
+import { loadPolicy, type LoadResult } from "../policy/load.ts";
 import { DenialTracker } from "../policy/denials.ts";
 import { grantForSession } from "../policy/session-grants.ts";
 import { getAllBaseTools } from "../pool/base-tools.ts";
@@ -21,19 +21,8 @@ import { mcpResourceTools } from "../tools/mcp-resources/index.ts";
 import { createSkillTool, SkillCatalog } from "../tools/skill/tool.ts";
 import { createToolSearchTool } from "../tools/tool-search/tool.ts";
 import { ConfigError } from "./errors.ts";
-import { type GlobalOptions, permissionModeOf, poolModeOf } from "./globals.ts";
+import { type GlobalOptions, loadOptionsOf, permissionModeOf, poolModeOf } from "./globals.ts";
 import { openMcp } from "./mcp.ts";
-
-export function loadOptionsOf(globals: GlobalOptions): LoadOptions {
-  return {
-    cwd: globals.cwd,
-    stateDir: globals.stateDir,
-    flagFiles: globals.policy,
-    cliRules: { allow: globals.allow, ask: globals.ask, deny: globals.deny },
-    mode: permissionModeOf(globals.mode),
-    claudeSettings: globals.claudeSettings,
-  };
-}
 
 /**
  * Loads the policy of the global options. A broken user, project, flag or CLI rule is a
