@@ -12,7 +12,7 @@ import { compilePolicyText } from "../policy/policy-file.ts";
 import type { LoadedFile } from "../policy/policy.ts";
 import { formatTestReport, runPolicyTests, type TestOutcome } from "../policy/policy-tests.ts";
 import { policyJsonSchema } from "../policy/schema.ts";
-import type { CheckDeps } from "./check.ts";
+import type { CheckDeps } from "./check-call.ts";
 import { ConfigError } from "./errors.ts";
 import { type GlobalOptions, globalsOf, loadOptionsOf } from "./globals.ts";
 

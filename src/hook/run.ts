@@ -5,7 +5,7 @@
  */
 import { auditableInput, type AuditEvent, digestInput } from "../audit/log.ts";
 import type { BashAnalysis } from "../bash/types.ts";
-import { checkCall } from "../cli/check.ts";
+import { checkCall } from "../cli/check-call.ts";
 import { type GlobalOptions, loadOptionsOf } from "../cli/globals.ts";
 import { loadPolicy } from "../policy/load.ts";
 import type { Policy } from "../policy/policy.ts";
@@ -17,6 +17,8 @@ import { verdictFor } from "./verdict.ts";
 export interface HookDeps {
   analyzeBash: (command: string) => Promise<BashAnalysis>;
   audit: (event: AuditEvent) => void;
+  /** HOME, CLAUDE_CONFIG_DIR and the other variables policy files are found by; default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 /** The host's permission modes that only widen what runs unasked: toolrt judges in them too. */
@@ -81,7 +83,7 @@ async function judge(event: PreToolEvent, globals: GlobalOptions, deps: HookDeps
   }
   let policy: Policy;
   try {
-    policy = loadPolicy(loadOptionsOf(globals)).policy;
+    policy = loadPolicy({ ...loadOptionsOf(globals), ...(deps.env ? { env: deps.env } : {}) }).policy;
   } catch (error) {
     return {
       decision: "deny",

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
-import { checkCall } from "../../src/cli/check.ts";
+import { checkCall } from "../../src/cli/check-call.ts";
 import type { GlobalOptions } from "../../src/cli/globals.ts";
 import { decide } from "../../src/policy/decide.ts";
 import { buildRequest, factsFromTool } from "../../src/policy/request.ts";
