@@ -14,21 +14,21 @@ import { UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
 
 interface InstallOptions {
-  host: HostName;
   project?: boolean;
   user?: boolean;
   local?: boolean;
   command?: string;
 }
 
-const hostOption = () =>
-  new Option("--host <host>", "the agent whose hook protocol to speak").choices(HOSTS).default("claude-code");
-
 export function register(program: Command): void {
   const hook = program
     .command("hook")
     .description("decide a coding agent's tool call from its hook event on stdin (PreToolUse and the like)")
-    .addOption(hostOption())
+    .addOption(
+      new Option("--host <host>", "the agent whose hook protocol to speak").choices(HOSTS).default(
+        "claude-code",
+      ),
+    )
     .action(async (opts: { host: HostName }, command: Command) => {
       process.exitCode = await runHookProcess(opts.host, globalsOf(command));
     });
@@ -36,16 +36,17 @@ export function register(program: Command): void {
     hook
       .command(name)
       .description(`${name === "install" ? "add" : "remove"} toolrt's hook entries in the host's settings`)
-      .addOption(hostOption())
       .option("--project", "the workspace's settings (default)")
       .option("--user", "the user's settings")
       .option("--local", "Claude Code only: .claude/settings.local.json")
       .option("--command <command>", "the command the host runs (default: this toolrt)")
       .action((opts: InstallOptions, command: Command) => {
-        const ours = opts.command ?? hookCommand(opts.host);
+        // --host belongs to `hook`, which commander also reads after the subcommand's name.
+        const host: HostName = command.optsWithGlobals().host;
+        const ours = opts.command ?? hookCommand(host);
         let result: InstallResult;
         try {
-          const target = installTarget(opts.host, scopeOf(opts), ours, {
+          const target = installTarget(host, scopeOf(opts), ours, {
             cwd: globalsOf(command).cwd,
             env: process.env,
           });
