@@ -29,12 +29,17 @@ export interface BuildOptions {
 }
 
 const ROOT = import.meta.dir;
-const ENTRY = join(ROOT, "src/cli/main.ts");
+const ENTRY = join(ROOT, "src/cli/entry.ts");
 
 export async function buildBinary(options: BuildOptions): Promise<void> {
   const result = await Bun.build({
     entrypoints: [ENTRY],
     minify: true,
+    // Precompiled bytecode and split chunks: a process loads only the modules it runs, which a
+    // hook (one fresh process per tool call of the host agent) pays on every call.
+    bytecode: true,
+    splitting: true,
+    format: "esm",
     sourcemap: "none",
     features: options.features,
     compile: {

@@ -4,33 +4,12 @@
  */
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { analyzeBashSync } from "../bash/analyze.ts";
-import { loadBashParser } from "../bash/parser.ts";
-import type { BashAnalysis } from "../bash/types.ts";
-import { getAllBaseTools } from "../pool/base-tools.ts";
-import { decide } from "../policy/decide.ts";
 import { decisionJson, decisionLines } from "../policy/explain.ts";
 import type { LoadResult } from "../policy/load.ts";
-import type { Policy } from "../policy/policy.ts";
-import { buildRequest, factsFromTool } from "../policy/request.ts";
-import type { Decision, ToolFacts } from "../policy/types.ts";
-import type { ToolContext } from "../tool/types.ts";
 import { UsageError } from "./errors.ts";
-import { type GlobalOptions, globalsOf, permissionModeOf } from "./globals.ts";
+import { analyzerDeps, checkCall, type CheckDeps, decideBash, withBashParser } from "./check-call.ts";
+import { type GlobalOptions, globalsOf } from "./globals.ts";
 import { loadForCli } from "./runtime.ts";
-
-export interface CheckDeps {
-  /** The Bash analyzer; without one a command is judged as one sub-command with no checks. */
-  analyzeBash?: (command: string) => BashAnalysis;
-}
-
-/** The real analyzer. Its parser loads once per process (`withBashParser`), so analysis is synchronous. */
-export const analyzerDeps: CheckDeps = { analyzeBash: analyzeBashSync };
-
-/** Loads the Bash parser before synchronous analysis; a failed load leaves the fail-closed fallback. */
-export async function withBashParser(): Promise<void> {
-  await loadBashParser();
-}
 
 interface CheckOptions {
   json?: boolean;
@@ -69,44 +48,6 @@ export function register(program: Command, deps: CheckDeps = analyzerDeps): void
       }
       for (const line of decisionLines(decision, subjectOf(tool, input))) console.log(line);
     });
-}
-
-/** The decision for one call, with the facts the tool itself gives when it is a known built-in. */
-export async function checkCall(
-  tool: string,
-  input: unknown,
-  policy: Policy,
-  globals: GlobalOptions,
-  deps: CheckDeps,
-): Promise<Decision> {
-  if (tool === "Bash") return decideBash((input as { command: string }).command, policy, globals, deps);
-  const call = { tool, input, cwd: globals.cwd, mode: permissionModeOf(globals.mode) };
-  return decide(buildRequest(call, await builtinFacts(tool, input, globals)), policy);
-}
-
-function decideBash(command: string, policy: Policy, globals: GlobalOptions, deps: CheckDeps): Decision {
-  const bash = deps.analyzeBash?.(command);
-  const mode = permissionModeOf(globals.mode);
-  return decide(
-    buildRequest({ tool: "Bash", input: { command }, cwd: globals.cwd, mode, ...(bash ? { bash } : {}) }),
-    policy,
-  );
-}
-
-async function builtinFacts(name: string, input: unknown, globals: GlobalOptions): Promise<ToolFacts> {
-  const tool = getAllBaseTools().find((t) => t.name === name || t.aliases.includes(name));
-  if (!tool) return {};
-  const ctx: ToolContext = {
-    cwd: globals.cwd,
-    additionalDirs: [],
-    stateDir: globals.stateDir,
-    mode: permissionModeOf(globals.mode),
-    invokedBy: "cli",
-    abortSignal: new AbortController().signal,
-    session: { readFiles: new Map(), todos: [] },
-    agent: { depth: 0 },
-  };
-  return factsFromTool(tool, input, ctx);
 }
 
 /** One JSON line per input line, in order; a line that cannot be checked yields `{error}`. */

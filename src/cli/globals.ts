@@ -1,9 +1,10 @@
 /** Global options shared by every subcommand (see the CLI contract). */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Command, Option } from "commander";
+import { type Command, Option, type OptionValues } from "commander";
 import type { PermissionMode } from "../tool/types.ts";
 import type { PoolMode } from "../pool/filter.ts";
+import type { LoadOptions } from "../policy/load.ts";
 
 export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
 /** Pool-only modes: they shape which tools are offered, and judge calls as `default`. */
@@ -54,7 +55,11 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Reads the global options as seen from any subcommand. */
 export function globalsOf(command: Command): GlobalOptions {
-  const o = command.optsWithGlobals();
+  return globalsFrom(command.optsWithGlobals());
+}
+
+/** The global options from parsed option values; `{}` gives the defaults. */
+export function globalsFrom(o: OptionValues): GlobalOptions {
   return {
     cwd: resolve(o.cwd ?? process.cwd()),
     stateDir: resolve(o.stateDir ?? defaultStateDir()),
@@ -76,4 +81,16 @@ export function poolModeOf(mode: CliMode): PoolMode {
 
 export function permissionModeOf(mode: CliMode): PermissionMode {
   return mode === "simple" || mode === "coordinator" ? "default" : mode;
+}
+
+/** The policy sources the global options name (light: no runtime, so `toolrt hook` starts fast). */
+export function loadOptionsOf(globals: GlobalOptions): LoadOptions {
+  return {
+    cwd: globals.cwd,
+    stateDir: globals.stateDir,
+    flagFiles: globals.policy,
+    cliRules: { allow: globals.allow, ask: globals.ask, deny: globals.deny },
+    mode: permissionModeOf(globals.mode),
+    claudeSettings: globals.claudeSettings,
+  };
 }

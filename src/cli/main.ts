@@ -11,6 +11,7 @@ import { register as registerAgent } from "./agent.ts";
 import { register as registerAnalyze } from "./analyze.ts";
 import { register as registerAudit } from "./audit.ts";
 import { register as registerCheck } from "./check.ts";
+import { register as registerHook } from "./hook.ts";
 import { register as registerMcp } from "./mcp.ts";
 import { register as registerPlugin } from "./plugin.ts";
 import { register as registerPolicy } from "./policy.ts";
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
     registerRender,
     registerPlugin,
     registerAnalyze,
+    registerHook,
   ];
   for (const register of commands) register(program);
   for (const command of program.commands) command.exitOverride();

@@ -12,10 +12,9 @@ import { compilePolicyText } from "../policy/policy-file.ts";
 import type { LoadedFile } from "../policy/policy.ts";
 import { formatTestReport, runPolicyTests, type TestOutcome } from "../policy/policy-tests.ts";
 import { policyJsonSchema } from "../policy/schema.ts";
-import { analyzerDeps, type CheckDeps, withBashParser } from "./check.ts";
-import { loadOptionsOf } from "./runtime.ts";
+import { analyzerDeps, type CheckDeps, withBashParser } from "./check-call.ts";
 import { ConfigError } from "./errors.ts";
-import { type GlobalOptions, globalsOf } from "./globals.ts";
+import { type GlobalOptions, globalsOf, loadOptionsOf } from "./globals.ts";
 
 interface Checked {
   files: LoadedFile[];

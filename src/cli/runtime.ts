@@ -8,7 +8,7 @@ import { analyzeBash } from "../bash/analyze.ts";
 import { loadBashParser } from "../bash/parser.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import { sandboxedLaunch } from "../exec/processes/sandboxed-launch.ts";
-import { type LoadOptions, loadPolicy, type LoadResult } from "../policy/load.ts";
+import { loadPolicy, type LoadResult } from "../policy/load.ts";
 import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
 import { DenialTracker } from "../policy/denials.ts";
 import { grantForSession } from "../policy/session-grants.ts";
@@ -28,19 +28,8 @@ import { mcpResourceTools } from "../tools/mcp-resources/index.ts";
 import { createSkillTool, SkillCatalog } from "../tools/skill/tool.ts";
 import { createToolSearchTool } from "../tools/tool-search/tool.ts";
 import { ConfigError } from "./errors.ts";
-import { type GlobalOptions, permissionModeOf, poolModeOf } from "./globals.ts";
+import { type GlobalOptions, loadOptionsOf, permissionModeOf, poolModeOf } from "./globals.ts";
 import { openMcp } from "./mcp.ts";
-
-export function loadOptionsOf(globals: GlobalOptions): LoadOptions {
-  return {
-    cwd: globals.cwd,
-    stateDir: globals.stateDir,
-    flagFiles: globals.policy,
-    cliRules: { allow: globals.allow, ask: globals.ask, deny: globals.deny },
-    mode: permissionModeOf(globals.mode),
-    claudeSettings: globals.claudeSettings,
-  };
-}
 
 /**
  * Loads the policy of the global options. A broken user, project, flag or CLI rule is a

@@ -87,7 +87,14 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   }
   if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
   const mustAsk = request.bash?.askReasons ?? [];
-  if (mustAsk.length > 0) return hardAsk(`${mustAsk.join("; ")}: no rule can approve this command`);
+  if (request.bash && mustAsk.length > 0) {
+    // The fired checks, when there are any, say it most precisely (and carry their ids).
+    const checks = request.bash.checks;
+    result.checks = checks.map((c) => c.id);
+    result.suggestions = [];
+    const why = checks.length > 0 ? checks.map((c) => c.message).join("; ") : mustAsk.join("; ");
+    return hardAsk(`${why}: allow rules cannot approve this command`);
+  }
 
   const writes = request.paths.filter((p) => p.access === "write");
   const protectedWrite = writes.find((p) =>

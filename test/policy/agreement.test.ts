@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { analyzeBash, analyzeBashSync } from "../../src/bash/analyze.ts";
 import { loadBashParser } from "../../src/bash/parser.ts";
-import { analyzerDeps, checkCall } from "../../src/cli/check.ts";
+import { analyzerDeps, checkCall } from "../../src/cli/check-call.ts";
 import type { GlobalOptions } from "../../src/cli/globals.ts";
 import { decide } from "../../src/policy/decide.ts";
 import { buildRequest, factsFromTool } from "../../src/policy/request.ts";

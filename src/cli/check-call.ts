@@ -1,0 +1,72 @@
+/**
+ * The permission decision for one call, as `toolrt check` and `toolrt hook` make it: the same
+ * `buildRequest` + `decide` as real execution. Kept apart from the rest of the CLI so a hook call
+ * loads only the policy engine (the built-in tools are loaded only for non-Bash calls).
+ */
+import { analyzeBashSync } from "../bash/analyze.ts";
+import { loadBashParser } from "../bash/parser.ts";
+import type { BashAnalysis } from "../bash/types.ts";
+import { decide } from "../policy/decide.ts";
+import type { Policy } from "../policy/policy.ts";
+import { buildRequest, factsFromTool } from "../policy/request.ts";
+import type { Decision, ToolFacts } from "../policy/types.ts";
+import type { ToolContext } from "../tool/types.ts";
+import { type GlobalOptions, permissionModeOf } from "./globals.ts";
+
+export interface CheckDeps {
+  /** The Bash analyzer; without one a command is judged as one sub-command with no checks. */
+  analyzeBash?: (command: string) => BashAnalysis;
+}
+
+/** The real analyzer. Its parser loads once per process (`withBashParser`), so analysis is synchronous. */
+export const analyzerDeps: CheckDeps = { analyzeBash: analyzeBashSync };
+
+/** Loads the Bash parser before synchronous analysis; a failed load leaves the fail-closed fallback. */
+export async function withBashParser(): Promise<void> {
+  await loadBashParser();
+}
+
+/** The decision for one call, with the facts the tool itself gives when it is a known built-in. */
+export async function checkCall(
+  tool: string,
+  input: unknown,
+  policy: Policy,
+  globals: GlobalOptions,
+  deps: CheckDeps,
+): Promise<Decision> {
+  if (tool === "Bash") return decideBash((input as { command: string }).command, policy, globals, deps);
+  const call = { tool, input, cwd: globals.cwd, mode: permissionModeOf(globals.mode) };
+  return decide(buildRequest(call, await builtinFacts(tool, input, globals)), policy);
+}
+
+export function decideBash(
+  command: string,
+  policy: Policy,
+  globals: GlobalOptions,
+  deps: CheckDeps,
+): Decision {
+  const bash = deps.analyzeBash?.(command);
+  const mode = permissionModeOf(globals.mode);
+  return decide(
+    buildRequest({ tool: "Bash", input: { command }, cwd: globals.cwd, mode, ...(bash ? { bash } : {}) }),
+    policy,
+  );
+}
+
+async function builtinFacts(name: string, input: unknown, globals: GlobalOptions): Promise<ToolFacts> {
+  // Loaded on first use: a Bash check (every hook call for a shell command) never needs the tools.
+  const { getAllBaseTools } = await import("../pool/base-tools.ts");
+  const tool = getAllBaseTools().find((t) => t.name === name || t.aliases.includes(name));
+  if (!tool) return {};
+  const ctx: ToolContext = {
+    cwd: globals.cwd,
+    additionalDirs: [],
+    stateDir: globals.stateDir,
+    mode: permissionModeOf(globals.mode),
+    invokedBy: "cli",
+    abortSignal: new AbortController().signal,
+    session: { readFiles: new Map(), todos: [] },
+    agent: { depth: 0 },
+  };
+  return factsFromTool(tool, input, ctx);
+}

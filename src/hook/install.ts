@@ -1,0 +1,101 @@
+/**
+ * `toolrt hook install|uninstall`: adds or removes toolrt's entries in a host's hook settings
+ * file. Merges into what is there (other keys and other hooks stay as they are), keeps a backup of
+ * the previous file, and does nothing when the file already says what it should.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { InstallTarget } from "./install-targets.ts";
+
+export interface InstallResult {
+  file: string;
+  changed: boolean;
+  /** The copy of the file as it was, when there was one and it changed. */
+  backup?: string;
+}
+
+type Settings = Record<string, unknown> & { hooks?: Record<string, unknown[]> };
+
+/** Adds toolrt's entries, replacing earlier toolrt entries for the same events. */
+export function installHooks(target: InstallTarget, isOurs: (entry: unknown) => boolean): InstallResult {
+  return rewrite(target.file, target.skeleton, (settings) => {
+    const hooks = settings.hooks ??= {};
+    for (const [event, entry] of Object.entries(target.entries)) {
+      hooks[event] = [...listAt(hooks, event).filter((e) => !isOurs(e)), entry];
+    }
+  });
+}
+
+/** Removes toolrt's entries; events left with no entries are removed too. */
+export function uninstallHooks(target: InstallTarget, isOurs: (entry: unknown) => boolean): InstallResult {
+  if (!existsSync(target.file)) return { file: target.file, changed: false };
+  return rewrite(target.file, {}, (settings) => {
+    const hooks = settings.hooks;
+    if (!hooks) return;
+    for (const event of Object.keys(target.entries)) {
+      if (!Array.isArray(hooks[event])) continue;
+      const kept = hooks[event].filter((e) => !isOurs(e));
+      if (kept.length > 0) hooks[event] = kept;
+      else delete hooks[event];
+    }
+    if (Object.keys(hooks).length === 0) delete settings.hooks;
+  });
+}
+
+/** Whether a hook entry runs this command (at any depth: `hooks[].command`, `bash`, `command`). */
+export function runsCommand(entry: unknown, matches: (command: string) => boolean): boolean {
+  if (typeof entry === "string") return matches(entry);
+  if (Array.isArray(entry)) return entry.some((e) => runsCommand(e, matches));
+  if (entry !== null && typeof entry === "object") {
+    return Object.values(entry).some((e) => runsCommand(e, matches));
+  }
+  return false;
+}
+
+function listAt(hooks: Record<string, unknown[]>, event: string): unknown[] {
+  const list = hooks[event];
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) throw new Error(`hooks.${event} is not a list; not touching the file`);
+  return list;
+}
+
+function rewrite(
+  file: string,
+  skeleton: Record<string, unknown>,
+  change: (settings: Settings) => void,
+): InstallResult {
+  const before = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+  const settings = before === undefined ? structuredClone(skeleton) as Settings : parseSettings(file, before);
+  const hooks = settings.hooks;
+  if (hooks !== undefined && (hooks === null || typeof hooks !== "object" || Array.isArray(hooks))) {
+    throw new Error(`${file}: "hooks" is not an object; not touching the file`);
+  }
+  change(settings);
+  const after = `${JSON.stringify(settings, null, 2)}\n`;
+  if (before !== undefined && JSON.stringify(JSON.parse(before)) === JSON.stringify(settings)) {
+    return { file, changed: false };
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  let backup: string | undefined;
+  if (before !== undefined) {
+    backup = `${file}.toolrt-backup`;
+    copyFileSync(file, backup);
+  }
+  const temporary = `${file}.toolrt-${process.pid}`;
+  writeFileSync(temporary, after);
+  renameSync(temporary, file);
+  return { file, changed: true, ...(backup ? { backup } : {}) };
+}
+
+function parseSettings(file: string, text: string): Settings {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON (${(error as Error).message}); not touching it`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new Error(`${file} does not hold a JSON object; not touching it`);
+  }
+  return value as Settings;
+}

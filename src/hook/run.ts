@@ -1,0 +1,145 @@
+/**
+ * One hook call: read the payload, map it, decide, record, answer. Every failure becomes "no
+ * decision" (the host decides as it would without toolrt) and a line in the audit log; the only
+ * exception is a broken policy file, which denies every call and names the file (fail closed).
+ */
+import { auditableInput, type AuditEvent, digestInput } from "../audit/log.ts";
+import type { BashAnalysis } from "../bash/types.ts";
+import { checkCall } from "../cli/check-call.ts";
+import { type GlobalOptions, loadOptionsOf } from "../cli/globals.ts";
+import { loadPolicy } from "../policy/load.ts";
+import type { Policy } from "../policy/policy.ts";
+import type { Decision } from "../policy/types.ts";
+import { PROTOCOLS } from "./hosts/index.ts";
+import type { HookEvent, HostName, MappedCall, PostToolEvent, PreToolEvent, Verdict } from "./types.ts";
+import { verdictFor } from "./verdict.ts";
+
+export interface HookDeps {
+  analyzeBash: (command: string) => Promise<BashAnalysis>;
+  audit: (event: AuditEvent) => void;
+  /** HOME, CLAUDE_CONFIG_DIR and the other variables policy files are found by; default process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+/** The host's permission modes that only widen what runs unasked: toolrt judges in them too. */
+const WIDENING_MODES = new Set(["acceptEdits", "bypassPermissions"]);
+
+/** Runs one hook call; returns what to print on stdout. Never throws. */
+export async function runHook(
+  stdin: string,
+  host: HostName,
+  globals: GlobalOptions,
+  deps: HookDeps,
+): Promise<string> {
+  const protocol = PROTOCOLS[host];
+  const event = readEvent(stdin, protocol.read);
+  const invokedBy = `hook:${host}`;
+  if (event.kind === "ignored") {
+    record(deps, {
+      kind: "notice",
+      invokedBy,
+      detail: `${event.hostEvent || "event"} ignored: ${event.why}`,
+    });
+    return "";
+  }
+  if (event.kind === "post") {
+    recordPost(deps, event, invokedBy);
+    return "";
+  }
+  const verdict = await judge(event, globalsFor(event, globals), deps);
+  record(deps, {
+    kind: "hook",
+    tool: event.hostTool,
+    ...(event.toolUseId ? { toolUseId: event.toolUseId } : {}),
+    inputDigest: digestInput(event.calls),
+    input: auditableInput(event.calls),
+    ...(verdict.decision === "none" ? {} : { decision: verdict.decision }),
+    reason: verdict.reason,
+    invokedBy,
+    ...(event.sessionId ? { sessionId: event.sessionId } : {}),
+    ...(event.cwd ? { cwd: event.cwd } : {}),
+    detail: `answered ${verdict.decision}`,
+  });
+  return protocol.answer(verdict, event);
+}
+
+function readEvent(stdin: string, read: (payload: unknown) => HookEvent): HookEvent {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(stdin);
+  } catch {
+    return { kind: "ignored", hostEvent: "", why: `stdin is not JSON (${stdin.length} characters)` };
+  }
+  try {
+    return read(payload);
+  } catch (error) {
+    return { kind: "ignored", hostEvent: "", why: `unreadable payload: ${messageOf(error)}` };
+  }
+}
+
+async function judge(event: PreToolEvent, globals: GlobalOptions, deps: HookDeps): Promise<Verdict> {
+  if (event.calls.length === 0) {
+    return { decision: "none", reason: `toolrt does not judge ${event.hostTool} calls`, warnings: [] };
+  }
+  let policy: Policy;
+  try {
+    policy = loadPolicy({ ...loadOptionsOf(globals), ...(deps.env ? { env: deps.env } : {}) }).policy;
+  } catch (error) {
+    return {
+      decision: "deny",
+      reason: `toolrt could not load its policy (${messageOf(error)})`,
+      warnings: [],
+    };
+  }
+  try {
+    const decisions: Decision[] = [];
+    for (const call of event.calls) decisions.push(await decideCall(call, policy, globals, deps));
+    return verdictFor(decisions);
+  } catch (error) {
+    return { decision: "none", reason: `toolrt failed to decide: ${messageOf(error)}`, warnings: [] };
+  }
+}
+
+/** The same evaluation as `toolrt check`, with the analyzer's result for Bash. */
+async function decideCall(call: MappedCall, policy: Policy, globals: GlobalOptions, deps: HookDeps) {
+  if (call.tool !== "Bash") return checkCall(call.tool, call.input, policy, globals, {});
+  const analysis = await deps.analyzeBash((call.input as { command: string }).command);
+  return checkCall(call.tool, call.input, policy, globals, { analyzeBash: () => analysis });
+}
+
+/** Hook mode reads Claude Code's permission rules too, and judges the call where the host runs it. */
+function globalsFor(event: PreToolEvent, globals: GlobalOptions): GlobalOptions {
+  const cwd = event.cwd?.startsWith("/") ? event.cwd : globals.cwd;
+  const mode = event.mode && WIDENING_MODES.has(event.mode)
+    ? event.mode as GlobalOptions["mode"]
+    : globals.mode;
+  return { ...globals, cwd, mode, claudeSettings: true };
+}
+
+function recordPost(deps: HookDeps, event: PostToolEvent, invokedBy: string): void {
+  record(deps, {
+    kind: "call",
+    tool: event.hostTool,
+    ...(event.toolUseId ? { toolUseId: event.toolUseId } : {}),
+    inputDigest: digestInput(event.calls),
+    input: auditableInput(event.calls),
+    outcome: event.outcome,
+    ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}),
+    invokedBy,
+    ...(event.sessionId ? { sessionId: event.sessionId } : {}),
+    ...(event.cwd ? { cwd: event.cwd } : {}),
+    detail: event.hostEvent,
+  });
+}
+
+function record(deps: HookDeps, event: AuditEvent): void {
+  try {
+    deps.audit(event);
+  } catch (error) {
+    process.stderr.write(`toolrt hook: could not write the audit log: ${messageOf(error)}\n`);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,66 @@
+/** What every host adapter turns a hook payload into, and what toolrt answers. */
+
+export const HOSTS = ["claude-code", "codex", "gemini-cli", "cursor", "copilot-cli"] as const;
+export type HostName = (typeof HOSTS)[number];
+
+/** One call as toolrt's policy sees it: a toolrt tool name and its input. */
+export interface MappedCall {
+  tool: string;
+  input: unknown;
+}
+
+interface EventBase {
+  /** The event name as the host sent it (`PreToolUse`, `BeforeTool`, `beforeShellExecution`...). */
+  hostEvent: string;
+  /** The host's working directory for the call, when it said. */
+  cwd?: string;
+  sessionId?: string;
+}
+
+/** Before a tool runs: the host waits for an answer. */
+export interface PreToolEvent extends EventBase {
+  kind: "pre";
+  hostTool: string;
+  /** The toolrt calls this host call amounts to (an `apply_patch` touching 3 files is 3 Edits); empty when unknown. */
+  calls: MappedCall[];
+  toolUseId?: string;
+  /** The host's permission mode, when it sends one (Claude Code's `permission_mode`). */
+  mode?: string;
+  /** Host-specific detail the answer needs (Copilot CLI's payload dialect). */
+  dialect?: "camel" | "snake";
+}
+
+/** After a tool ran (or failed): recorded in the audit log, nothing to answer. */
+export interface PostToolEvent extends EventBase {
+  kind: "post";
+  hostTool: string;
+  calls: MappedCall[];
+  toolUseId?: string;
+  outcome: "ok" | "error";
+  durationMs?: number;
+  dialect?: "camel" | "snake";
+}
+
+/** An event toolrt has nothing to say about, or a payload it cannot read. */
+export interface IgnoredEvent extends EventBase {
+  kind: "ignored";
+  why: string;
+}
+
+export type HookEvent = PreToolEvent | PostToolEvent | IgnoredEvent;
+
+/** toolrt's answer before a call; "none" lets the host decide as it would without toolrt. */
+export interface Verdict {
+  decision: "allow" | "deny" | "ask" | "none";
+  reason: string;
+  /** Destructive-command warnings to show the person even when toolrt takes no decision. */
+  warnings: string[];
+}
+
+/** One host's hook protocol: pure reading of its payloads and writing of its answers. */
+export interface HostProtocol {
+  name: HostName;
+  read(payload: unknown): HookEvent;
+  /** The text for stdout (possibly empty: no opinion). */
+  answer(verdict: Verdict, event: PreToolEvent): string;
+}
