@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 /**
  * The compiled binary's entry. A plain `toolrt hook [--host H]` runs on the hook's modules alone
- * (a hook is a fresh process per tool call: start-up is paid every time); everything else, and a
+ * (a hook is a fresh process per tool call: start-up is paid every time); `toolrt sandbox …` and its
+ * in-sandbox helper run on the sandbox command alone, for the same reason; everything else, and a
  * hook call with other options, goes through the full command line of main.ts.
  */
 import { fastHookHost } from "../hook/args.ts";
@@ -14,6 +15,12 @@ if (host) {
     import("./globals.ts"),
   ]);
   process.exitCode = await runHookProcess(host, globalsFrom({}));
+} else if (argv[0] === "sandbox" || argv[0] === "sandbox-bridge") {
+  const [{ newProgram, runProgram }, { register }] = await Promise.all([
+    import("./program.ts"),
+    import("./sandbox.ts"),
+  ]);
+  process.exitCode = await runProgram(newProgram([register]), argv);
 } else {
   const { main } = await import("./main.ts");
   process.exitCode = await main(argv);

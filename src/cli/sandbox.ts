@@ -4,12 +4,11 @@
  * `toolrt sandbox-bridge --fd N -- CMD...` that carries the network channel.
  */
 import type { Command } from "commander";
-import { runBridge } from "../sandbox/bridge.ts";
 import { detectSandbox } from "../sandbox/detect.ts";
 import { exitStatus } from "../sandbox/exit-status.ts";
-import { explainSandboxFailure } from "../sandbox/explain.ts";
 import { buildSandboxProfile } from "../sandbox/profile.ts";
 import { runWrapped } from "../sandbox/run.ts";
+import { timingMark } from "../sandbox/timing.ts";
 import { SandboxRefusedError, wrapCommand } from "../sandbox/wrap.ts";
 import { UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
@@ -52,11 +51,13 @@ export function register(program: Command): void {
     .argument("<command...>")
     .action(async (argv: string[], opts: { fd: string }) => {
       // The channel reader would keep the event loop alive; the command's end is the bridge's end.
+      const { runBridge } = await import("../sandbox/bridge.ts");
       process.exit(await runBridge(Number(opts.fd), argv));
     });
 }
 
 async function runSandboxCommand(argv: string[], opts: SandboxOptions, cwd: string): Promise<number> {
+  timingMark("cli:parsed");
   if (argv.length === 0) throw new UsageError("toolrt sandbox: no command given (put it after --)");
   const availability = detectSandbox();
   if (!availability.available) {
@@ -79,6 +80,7 @@ async function runSandboxCommand(argv: string[], opts: SandboxOptions, cwd: stri
     allowNet: opts.allowNet,
     unsetEnv: opts.unsetEnv,
   }, opts.workspace ?? cwd);
+  timingMark("cli:profile");
   let wrapped;
   try {
     wrapped = await wrapCommand(profile, argv, { cwd, availability });
@@ -89,6 +91,7 @@ async function runSandboxCommand(argv: string[], opts: SandboxOptions, cwd: stri
   }
   const result = await runWrapped(wrapped);
   if (result.denials.length) {
+    const { explainSandboxFailure } = await import("../sandbox/explain.ts");
     const explanation = explainSandboxFailure({
       output: "",
       exitCode: result.exitCode,

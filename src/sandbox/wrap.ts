@@ -17,7 +17,8 @@ import type { SandboxProfile } from "./profile.ts";
 import { sbplProfile } from "./sbpl.ts";
 import { ScanLimitError, scanWritableRoots } from "./scan.ts";
 import { seccompProgram } from "./seccomp.ts";
-import { type NetworkSession, startNetwork } from "./network.ts";
+import type { NetworkSession } from "./network.ts";
+import { timingMark } from "./timing.ts";
 
 /** No sandbox on this machine (bwrap missing, user namespaces off ...). */
 export class SandboxUnavailableError extends Error {
@@ -91,7 +92,10 @@ export async function wrapCommand(
     mkdirSync(tempDir, { mode: 0o700 });
     const scrubbed = scrubEnv(options.env ?? process.env, profile.unsetEnvPatterns);
     const env = { ...scrubbed.env, TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir };
-    const network = profile.allowNet.length > 0 ? await startNetwork(profile.allowNet, availability) : null;
+    // The proxy's modules load only for a run that has network at all.
+    const network = profile.allowNet.length > 0
+      ? await (await import("./network.ts")).startNetwork(profile.allowNet, availability)
+      : null;
     if (network) {
       cleanups.push(() => network.stop());
       Object.assign(env, network.env);
@@ -129,6 +133,7 @@ function linuxCommand(
   registry.acquire();
   cleanups.push(() => registry.release());
 
+  timingMark("wrap:registry");
   let scan;
   try {
     scan = scanWritableRoots(profile.writableRoots, profile.denyRead);
@@ -136,9 +141,11 @@ function linuxCommand(
     if (error instanceof ScanLimitError) throw new SandboxRefusedError([`hard-link scan: ${error.message}`]);
     throw error;
   }
+  timingMark("wrap:scan");
   const plan = planMounts(profile, { kind: entryKind }, scan, tempDir);
   if (plan.refusals.length) throw new SandboxRefusedError(plan.refusals);
   registry.create(plan.placeholders);
+  timingMark("wrap:placeholders");
 
   const emptyFile = join(runDir, "empty");
   const emptyDir = join(runDir, "empty.d");
@@ -148,12 +155,14 @@ function linuxCommand(
   writeFileSync(seccompPath, seccompProgram(availability.seccompArch));
   const seccompFd = openSync(seccompPath, "r");
   cleanups.push(() => closeSync(seccompFd));
+  timingMark("wrap:seccomp");
 
   const cgroup = createCgroup(
     profile.limits,
     `toolrt-sandbox-${process.pid}-${crypto.randomUUID().slice(0, 8)}`,
   );
   if (cgroup) cleanups.push(() => cgroup.remove());
+  timingMark("wrap:cgroup");
   const isRoot = process.getuid?.() === 0;
   const needsRlimit = !cgroup || !cgroup.capsMemory;
   if (!cgroup && isRoot) {
