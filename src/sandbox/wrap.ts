@@ -189,7 +189,7 @@ function linuxCommand(
   });
   return {
     ...base,
-    argv: [...(cgroup ? cgroupLauncher(cgroup.procsFiles) : []), ...outer, ...inner],
+    argv: [...(cgroup ? cgroupLauncher(cgroup.joinFiles) : []), ...outer, ...inner],
     extraStdio: base.network ? [seccompFd, "pipe"] : [seccompFd],
     plan,
     processCap: cgroup ? "cgroup" : "rlimit",

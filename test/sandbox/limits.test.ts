@@ -26,12 +26,15 @@ describe("cgroup planning", () => {
       { dir: "/sys/fs/cgroup/pids/sbx", file: "pids.max", value: "100" },
       { dir: "/sys/fs/cgroup/memory/job/42/sbx", file: "memory.limit_in_bytes", value: "1024" },
     ]);
+    // v1 is joined through `tasks`: one thread moved, no global lock (see cgroupLauncher).
+    expect(plan.joins).toEqual(["/sys/fs/cgroup/pids/sbx/tasks", "/sys/fs/cgroup/memory/job/42/sbx/tasks"]);
   });
   test("v2 alone: one directory with pids.max and memory.max", () => {
     const v2 = "30 25 0:27 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw";
     const plan = planCgroup(parseCgroupMounts(v2), parseProcCgroup("0::/user.slice/app"), limits, "sbx");
     expect(plan.dirs).toEqual(["/sys/fs/cgroup/user.slice/app/sbx"]);
     expect(plan.writes.map((w) => w.file)).toEqual(["pids.max", "memory.max"]);
+    expect(plan.joins).toEqual(["/sys/fs/cgroup/user.slice/app/sbx/cgroup.procs"]);
   });
   test("a mount whose root is not / is entered relative to it", () => {
     const nested = "30 25 0:27 /job /sys/fs/cgroup rw - cgroup2 cgroup2 rw";
@@ -42,8 +45,9 @@ describe("cgroup planning", () => {
     expect(planCgroup([], new Map(), limits, "sbx").capsProcesses).toBe(false);
   });
   test("the launcher joins every group before exec, and fails with 125 otherwise", () => {
-    const argv = cgroupLauncher(["/a/cgroup.procs", "/b/cgroup.procs"]);
-    expect(argv.slice(3)).toEqual(["toolrt-sandbox-cgroup", "2", "/a/cgroup.procs", "/b/cgroup.procs"]);
+    const argv = cgroupLauncher(["/a/tasks", "/b/cgroup.procs"]);
+    expect(argv.slice(3)).toEqual(["toolrt-sandbox-cgroup", "2", "/a/tasks", "/b/cgroup.procs"]);
+    expect(argv[2]).toContain('echo 0 > "$1"');
     expect(argv[2]).toContain("exit 125");
     const run = Bun.spawnSync([...cgroupLauncher(["/nonexistent/cgroup.procs"]), "/bin/echo", "ran"], {
       stderr: "ignore",
