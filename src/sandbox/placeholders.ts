@@ -69,7 +69,8 @@ export class PlaceholderRegistry {
       this.lease = null;
       if (this.liveLeases() > 0) return;
       const left = new Set<string>();
-      for (const path of this.recorded()) if (!removeIfEmpty(path)) left.add(path);
+      // Children first: runs that overlapped can leave a placeholder directory holding placeholders.
+      for (const path of [...this.recorded()].sort().reverse()) if (!removeIfEmpty(path)) left.add(path);
       this.record(left);
     });
   }

@@ -5,9 +5,13 @@
  * - files that share an inode with a read-denied file (reading them would bypass the deny);
  * - nested `.git` directories, whose hooks and config are protected like the root's.
  * Symbolic links are never followed. The cost is one readdir per directory and one lstat per file.
+ *
+ * Nothing is skipped or cached between runs: a file's link count can grow from outside at any time
+ * (`git clone --local` hard-links `.git/objects`, pnpm links its store into `node_modules`) without
+ * touching any directory of the workspace, so only a fresh lstat shows it.
  */
 import { lstatSync, readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 
 export interface ScanResult {
   /** Files in writable roots hard-linked to something outside them. */
@@ -25,14 +29,19 @@ export class ScanLimitError extends Error {
 
 const inodeKey = (st: { dev: number; ino: number }) => `${st.dev}:${st.ino}`;
 
-interface Walked {
+interface Linked {
   path: string;
   key: string;
   nlink: number;
 }
 
-function walk(root: string, limit: { left: number }, onDir?: (dir: string) => void): Walked[] {
-  const files: Walked[] = [];
+/**
+ * Depth-first over `root` without following symlinks; returns the regular files with more than one
+ * link. A file with one link is nobody else's file, so it costs an lstat and nothing more: no
+ * record, no key (most of a tree, e.g. all of a plain `node_modules`).
+ */
+function walk(root: string, limit: { left: number }, onDir?: (dir: string) => void): Linked[] {
+  const linked: Linked[] = [];
   const stack = [root];
   while (stack.length) {
     const dir = stack.pop()!;
@@ -42,23 +51,25 @@ function walk(root: string, limit: { left: number }, onDir?: (dir: string) => vo
     } catch {
       continue; // unreadable: nothing in it can be written through either
     }
+    const prefix = dir === "/" ? "/" : `${dir}/`;
     for (const entry of names) {
       if (--limit.left < 0) throw new ScanLimitError(`more entries than the scan limit under ${root}`);
-      const path = join(dir, entry.name);
+      const path = prefix + entry.name;
       if (entry.isDirectory()) {
         onDir?.(path);
         stack.push(path);
       } else if (entry.isFile()) {
+        let st;
         try {
-          const st = lstatSync(path);
-          files.push({ path, key: inodeKey(st), nlink: st.nlink });
+          st = lstatSync(path);
         } catch {
-          // vanished meanwhile
+          continue; // vanished meanwhile
         }
+        if (st.nlink > 1) linked.push({ path, key: inodeKey(st), nlink: st.nlink });
       }
     }
   }
-  return files;
+  return linked;
 }
 
 /**
@@ -71,6 +82,7 @@ export function scanWritableRoots(roots: string[], denyRead: string[], maxEntrie
   for (const path of denyRead) {
     try {
       const st = lstatSync(path);
+      // A denied file with one link has no alias; only the multi-linked ones are looked for.
       if (st.isFile()) deniedInodes.add(inodeKey(st));
       else if (st.isDirectory()) { for (const f of walk(path, limit)) deniedInodes.add(f.key); }
     } catch {
@@ -78,12 +90,12 @@ export function scanWritableRoots(roots: string[], denyRead: string[], maxEntrie
     }
   }
   const nestedGitDirs: string[] = [];
-  const multiLinked: Walked[] = [];
+  const multiLinked: Linked[] = [];
   for (const root of roots) {
     const onDir = (dir: string) => {
       if (dir.endsWith("/.git") && relative(root, dir) !== ".git") nestedGitDirs.push(dir);
     };
-    for (const f of walk(root, limit, onDir)) if (f.nlink > 1) multiLinked.push(f);
+    multiLinked.push(...walk(root, limit, onDir));
   }
   const seen = new Map<string, number>();
   for (const f of multiLinked) seen.set(f.key, (seen.get(f.key) ?? 0) + 1);
