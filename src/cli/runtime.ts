@@ -67,7 +67,7 @@ export interface Runtime {
    */
   makePool(tools?: readonly AnyTool[], options?: PoolOptions): RuntimePool;
   openSession(pool: ToolPool, invokedBy: InvokedBy, agent?: ToolContext["agent"]): RuntimeSession;
-  /** Stops the MCP and language servers; sessions stop their own tasks. */
+  /** Stops the MCP and language servers and removes the sandbox's cgroup; sessions stop their own tasks. */
   close(): Promise<void>;
 }
 
@@ -88,7 +88,8 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
     })),
   );
   await Promise.all([mcp.connectAll(), parserReady]);
-  const baseTools = getAllBaseTools({ wrapLaunch: runtimeSandbox(globals, loaded) });
+  const sandbox = runtimeSandbox(globals, loaded);
+  const baseTools = getAllBaseTools({ wrapLaunch: sandbox });
   // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
   const denials = new DenialTracker();
@@ -137,7 +138,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       });
     },
     close: async () => {
-      await Promise.all([mcp.close(), plugins.close()]);
+      await Promise.all([mcp.close(), plugins.close(), sandbox.close()]);
     },
   };
 }

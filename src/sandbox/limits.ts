@@ -5,8 +5,9 @@
  * RLIMIT_NPROC and RLIMIT_DATA after bwrap made the user namespace, so only the sandbox's own
  * processes count. RLIMIT_NPROC does not bind uid 0, so root without a writable cgroup gets no cap.
  */
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isAlive } from "./alive.ts";
 import type { SandboxLimits } from "./profile.ts";
 
 export interface CgroupMount {
@@ -107,14 +108,27 @@ export interface Cgroup {
   joinFiles: string[];
   capsProcesses: boolean;
   capsMemory: boolean;
-  remove(): void;
+  /**
+   * Removes the directories once their last process is gone, waiting without blocking (the last
+   * processes of a pid namespace are reaped asynchronously); gives up after a while and leaves the
+   * rest to `sweepStaleCgroups` of a later start. Resolves when done either way.
+   */
+  remove(): Promise<void>;
 }
+
+const CGROUP_PREFIX = "toolrt-sandbox-";
+/** `toolrt-sandbox-<pid of the creator>-<random>`: a later start can tell whose it was. */
+const CGROUP_NAME = /^toolrt-sandbox-(\d+)-[0-9a-f]{8}$/;
+const REMOVE_PATIENCE_MS = 2_000;
+
+export const cgroupName = () => `${CGROUP_PREFIX}${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
 
 /**
  * Creates the cgroup(s); returns null when this process may not (no writable hierarchy, controller
- * not enabled). Whatever was created is removed again on failure.
+ * not enabled). Whatever was created is removed again on failure. Leftovers of dead toolrt
+ * processes next to it are removed first.
  */
-export function createCgroup(limits: SandboxLimits, name: string): Cgroup | null {
+export function createCgroup(limits: SandboxLimits, name = cgroupName()): Cgroup | null {
   let plan: CgroupPlan;
   try {
     plan = planCgroup(
@@ -126,9 +140,10 @@ export function createCgroup(limits: SandboxLimits, name: string): Cgroup | null
   } catch {
     return null;
   }
+  sweepStaleCgroups(plan.dirs.map((dir) => dirname(dir)));
   const created: string[] = [];
-  const remove = () => {
-    for (const dir of created.reverse()) removeCgroupDir(dir);
+  const remove = async () => {
+    for (const dir of created.splice(0).reverse()) await removeCgroupDir(dir);
   };
   try {
     for (const dir of plan.dirs) {
@@ -137,33 +152,51 @@ export function createCgroup(limits: SandboxLimits, name: string): Cgroup | null
     }
     for (const w of plan.writes) writeFileSync(join(w.dir, w.file), w.value);
   } catch {
-    remove();
+    void remove();
     return null;
   }
   if (!plan.capsProcesses) {
-    remove();
+    void remove();
     return null;
   }
-  return {
-    joinFiles: plan.joins,
-    capsProcesses: plan.capsProcesses,
-    capsMemory: plan.capsMemory,
-    remove,
-  };
+  return { joinFiles: plan.joins, capsProcesses: plan.capsProcesses, capsMemory: plan.capsMemory, remove };
 }
 
-/** rmdir, retrying briefly: the last processes of a pid namespace are reaped asynchronously. */
-function removeCgroupDir(dir: string): void {
-  for (let attempt = 0; attempt < 250; attempt++) {
+/**
+ * Removes the sandbox cgroups left below `parents` by toolrt processes that are gone (killed before
+ * their cleanup ran). rmdir only ever removes an empty cgroup, so a busy one simply stays.
+ */
+export function sweepStaleCgroups(parents: string[]): void {
+  for (const parent of new Set(parents)) {
+    let names: string[];
+    try {
+      names = readdirSync(parent).filter((n) => n.startsWith(CGROUP_PREFIX));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const pid = Number(CGROUP_NAME.exec(name)?.[1]);
+      if (!pid || pid === process.pid || isAlive(pid)) continue;
+      try {
+        rmdirSync(join(parent, name));
+      } catch {
+        // still busy, or gone: a later sweep tries again
+      }
+    }
+  }
+}
+
+/** rmdir, retried on EBUSY with a growing pause, never blocking the event loop. */
+async function removeCgroupDir(dir: string): Promise<void> {
+  const deadline = Date.now() + REMOVE_PATIENCE_MS;
+  for (let pause = 1;; pause = Math.min(pause * 2, 50)) {
     try {
       rmdirSync(dir);
       return;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") return;
-      if (code !== "EBUSY") return;
-      Bun.sleepSync(2);
+      if ((error as NodeJS.ErrnoException).code !== "EBUSY" || Date.now() > deadline) return;
     }
+    await Bun.sleep(pause);
   }
 }
 

@@ -21,6 +21,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isAlive } from "./alive.ts";
 import type { Placeholder } from "./mount-plan.ts";
 
 const LOCK_TIMEOUT_MS = 5_000;
@@ -117,16 +118,6 @@ export class PlaceholderRegistry {
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
 import { detectSandbox, type SandboxAvailability } from "./detect.ts";
 import { scrubEnv } from "./env.ts";
-import { cgroupLauncher, createCgroup, prlimitPrefix } from "./limits.ts";
+import { type Cgroup, cgroupLauncher, createCgroup, prlimitPrefix } from "./limits.ts";
 import { type MountPlan, planMounts } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
 import { PlaceholderRegistry } from "./placeholders.ts";
@@ -38,6 +38,11 @@ export interface WrapOptions {
   cwd: string;
   env?: Record<string, string | undefined>;
   availability?: SandboxAvailability;
+  /**
+   * A cgroup the caller owns and shares between its runs (null: none could be made); the run
+   * neither creates nor removes one then. Absent: the run makes its own and removes it in cleanup.
+   */
+  cgroup?: Cgroup | null;
 }
 
 export interface WrappedCommand {
@@ -54,7 +59,10 @@ export interface WrappedCommand {
   processCap: string;
   /** Hands the spawned process to the network bridge (its channel is extraStdio's "pipe"). */
   attach(spawned: { stdio: Array<number | null | undefined> }): void;
-  /** Removes the run's temp dir, placeholders, cgroup; stops the proxy. Idempotent. */
+  /**
+   * Removes the run's temp dir and placeholders, stops the proxy, and starts removing its own
+   * cgroup (which finishes in the background once the last process is reaped). Idempotent.
+   */
   cleanup(): void;
 }
 
@@ -112,7 +120,7 @@ export async function wrapCommand(
         attach: () => {},
       };
     }
-    return linuxCommand(profile, argv, options.cwd, availability, runDir, tempDir, cleanups, base);
+    return linuxCommand(profile, argv, options, availability, runDir, tempDir, cleanups, base);
   } catch (error) {
     cleanup();
     throw error;
@@ -122,7 +130,7 @@ export async function wrapCommand(
 function linuxCommand(
   profile: SandboxProfile,
   argv: string[],
-  cwd: string,
+  options: WrapOptions,
   availability: Extract<SandboxAvailability, { kind: "bwrap" }>,
   runDir: string,
   tempDir: string,
@@ -157,11 +165,12 @@ function linuxCommand(
   cleanups.push(() => closeSync(seccompFd));
   timingMark("wrap:seccomp");
 
-  const cgroup = createCgroup(
-    profile.limits,
-    `toolrt-sandbox-${process.pid}-${crypto.randomUUID().slice(0, 8)}`,
-  );
-  if (cgroup) cleanups.push(() => cgroup.remove());
+  let cgroup = options.cgroup;
+  if (cgroup === undefined) {
+    const own = createCgroup(profile.limits);
+    if (own) cleanups.push(() => void own.remove());
+    cgroup = own;
+  }
   timingMark("wrap:cgroup");
   const isRoot = process.getuid?.() === 0;
   const needsRlimit = !cgroup || !cgroup.capsMemory;
@@ -182,7 +191,7 @@ function linuxCommand(
   ];
   const outer = bwrapArgs(plan, {
     bwrapPath: availability.bwrapPath,
-    cwd,
+    cwd: options.cwd,
     emptyFile,
     emptyDir,
     seccompFd: 3,

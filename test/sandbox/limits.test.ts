@@ -1,10 +1,15 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   cgroupLauncher,
+  cgroupName,
   parseCgroupMounts,
   parseProcCgroup,
   planCgroup,
   prlimitPrefix,
+  sweepStaleCgroups,
 } from "../../src/sandbox/limits.ts";
 
 const limits = { maxProcesses: 100, maxMemoryBytes: 1024 };
@@ -67,5 +72,19 @@ describe("cgroup planning", () => {
       "--data=1024",
       "--",
     ]);
+  });
+});
+
+describe("stale cgroups", () => {
+  test("a start removes the empty groups of dead toolrt processes, and only those", () => {
+    const parent = mkdtempSync(join(tmpdir(), "toolrt-cg-"));
+    const dead = join(parent, "toolrt-sandbox-2147483646-0a1b2c3d");
+    const busy = join(parent, "toolrt-sandbox-2147483645-0a1b2c3d");
+    const mine = join(parent, cgroupName());
+    const other = join(parent, "toolrt-sandbox-x");
+    for (const dir of [dead, busy, mine, other]) mkdirSync(dir);
+    mkdirSync(join(busy, "child")); // rmdir fails, as on a cgroup with processes
+    sweepStaleCgroups([parent]);
+    expect([dead, busy, mine, other].map(existsSync)).toEqual([false, true, true, true]);
   });
 });
