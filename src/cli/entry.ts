@@ -16,11 +16,8 @@ if (host) {
   ]);
   process.exitCode = await runHookProcess(host, globalsFrom({}));
 } else if (argv[0] === "sandbox" || argv[0] === "sandbox-bridge") {
-  const [{ newProgram, runProgram }, { register }] = await Promise.all([
-    import("./program.ts"),
-    import("./sandbox.ts"),
-  ]);
-  process.exitCode = await runProgram(newProgram([register]), argv);
+  const { sandboxEntry } = await import("./sandbox-command.ts");
+  process.exitCode = await sandboxEntry(argv);
 } else {
   const { main } = await import("./main.ts");
   process.exitCode = await main(argv);

@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
-import { exitCodeFor } from "./errors.ts";
+import { reportFailure } from "./errors.ts";
 import { addGlobalOptions } from "./globals.ts";
 
 export type Register = (program: Command) => void;
@@ -34,12 +34,6 @@ export async function runProgram(program: Command, argv: string[]): Promise<numb
       // Help and version are "errors" to commander; they already printed what they had to.
       return error.exitCode === 0 ? 0 : 2;
     }
-    const debug = argv.includes("--debug");
-    process.stderr.write(`toolrt: ${debug && error instanceof Error ? error.stack : errorMessage(error)}\n`);
-    return exitCodeFor(error);
+    return reportFailure(error, argv);
   }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
