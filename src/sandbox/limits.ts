@@ -5,7 +5,7 @@
  * RLIMIT_NPROC and RLIMIT_DATA after bwrap made the user namespace, so only the sandbox's own
  * processes count. RLIMIT_NPROC does not bind uid 0, so root without a writable cgroup gets no cap.
  */
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isAlive } from "./alive.ts";
 import type { SandboxLimits } from "./profile.ts";
@@ -117,11 +117,28 @@ export interface Cgroup {
 }
 
 const CGROUP_PREFIX = "toolrt-sandbox-";
-/** `toolrt-sandbox-<pid of the creator>-<random>`: a later start can tell whose it was. */
-const CGROUP_NAME = /^toolrt-sandbox-(\d+)-[0-9a-f]{8}$/;
+/**
+ * `toolrt-sandbox-<pid namespace>-<pid of the creator>-<random>`: a later start tells whose it was,
+ * and judges only its own pid namespace's (a pid means nothing in another, e.g. a container sharing
+ * the hierarchy).
+ */
+const CGROUP_NAME = /^toolrt-sandbox-(\d+)-(\d+)-[0-9a-f]{8}$/;
 const REMOVE_PATIENCE_MS = 2_000;
 
-export const cgroupName = () => `${CGROUP_PREFIX}${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+let ownPidNamespace: string | undefined;
+function pidNamespace(): string {
+  if (ownPidNamespace === undefined) {
+    try {
+      ownPidNamespace = /\d+/.exec(readlinkSync("/proc/self/ns/pid"))?.[0] ?? "0";
+    } catch {
+      ownPidNamespace = "0";
+    }
+  }
+  return ownPidNamespace;
+}
+
+export const cgroupName = () =>
+  `${CGROUP_PREFIX}${pidNamespace()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
 
 /**
  * Creates the cgroup(s); returns null when this process may not (no writable hierarchy, controller
@@ -163,8 +180,8 @@ export function createCgroup(limits: SandboxLimits, name = cgroupName()): Cgroup
 }
 
 /**
- * Removes the sandbox cgroups left below `parents` by toolrt processes that are gone (killed before
- * their cleanup ran). rmdir only ever removes an empty cgroup, so a busy one simply stays.
+ * Removes the sandbox cgroups left below `parents` by toolrt processes of this pid namespace that are
+ * gone (killed before their cleanup ran). rmdir only ever removes an empty cgroup, so a busy one stays.
  */
 export function sweepStaleCgroups(parents: string[]): void {
   for (const parent of new Set(parents)) {
@@ -175,8 +192,9 @@ export function sweepStaleCgroups(parents: string[]): void {
       continue;
     }
     for (const name of names) {
-      const pid = Number(CGROUP_NAME.exec(name)?.[1]);
-      if (!pid || pid === process.pid || isAlive(pid)) continue;
+      const [, namespace, creator] = CGROUP_NAME.exec(name) ?? [];
+      const pid = Number(creator);
+      if (namespace !== pidNamespace() || !pid || pid === process.pid || isAlive(pid)) continue;
       try {
         rmdirSync(join(parent, name));
       } catch {

@@ -78,13 +78,15 @@ describe("cgroup planning", () => {
 describe("stale cgroups", () => {
   test("a start removes the empty groups of dead toolrt processes, and only those", () => {
     const parent = mkdtempSync(join(tmpdir(), "toolrt-cg-"));
-    const dead = join(parent, "toolrt-sandbox-2147483646-0a1b2c3d");
-    const busy = join(parent, "toolrt-sandbox-2147483645-0a1b2c3d");
+    const namespace = cgroupName().split("-")[2];
+    const dead = join(parent, `toolrt-sandbox-${namespace}-2147483646-0a1b2c3d`);
+    const busy = join(parent, `toolrt-sandbox-${namespace}-2147483645-0a1b2c3d`);
+    const elsewhere = join(parent, "toolrt-sandbox-1-2147483646-0a1b2c3d"); // another pid namespace's
     const mine = join(parent, cgroupName());
     const other = join(parent, "toolrt-sandbox-x");
-    for (const dir of [dead, busy, mine, other]) mkdirSync(dir);
+    for (const dir of [dead, busy, elsewhere, mine, other]) mkdirSync(dir);
     mkdirSync(join(busy, "child")); // rmdir fails, as on a cgroup with processes
     sweepStaleCgroups([parent]);
-    expect([dead, busy, mine, other].map(existsSync)).toEqual([false, true, true, true]);
+    expect([dead, busy, elsewhere, mine, other].map(existsSync)).toEqual([false, true, true, true, true]);
   });
 });
