@@ -74,7 +74,7 @@ for (const [label, values] of Object.entries(samples)) {
 const profile = buildSandboxProfile({}, workspace);
 const prepare = await timeRuns(RUNS, async () => {
   const wrapped = await wrapCommand(profile, [trueBin], { cwd: workspace });
-  wrapped.cleanup();
+  await wrapped.cleanup();
 }, 3);
 report("sandbox.prepare", { command: "wrapCommand + cleanup, no spawn", ...figures(prepare) });
 rmSync(workspace, { recursive: true, force: true });

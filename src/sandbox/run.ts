@@ -41,7 +41,7 @@ export async function runWrapped(
     };
   } finally {
     for (const [signal, handler] of handlers) process.off(signal, handler);
-    wrapped.cleanup();
+    await wrapped.cleanup();
     timingMark("run:cleaned");
   }
 }

@@ -3,7 +3,8 @@
  * (scan, placeholders, cgroup, seccomp file, proxy) and returns the argv, environment and extra
  * descriptors, plus `cleanup`. The builders it calls (mount plan, bwrap args, SBPL) are pure.
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
@@ -60,10 +61,11 @@ export interface WrappedCommand {
   /** Hands the spawned process to the network bridge (its channel is extraStdio's "pipe"). */
   attach(spawned: { stdio: Array<number | null | undefined> }): void;
   /**
-   * Removes the run's temp dir and placeholders, stops the proxy, and starts removing its own
-   * cgroup (which finishes in the background once the last process is reaped). Idempotent.
+   * Stops the proxy and releases the placeholders at once; removes the run's temp dir (which the
+   * command may have filled) and its own cgroup (once the last process is reaped) without blocking.
+   * Resolves when all is done; never rejects. Idempotent.
    */
-  cleanup(): void;
+  cleanup(): Promise<void>;
 }
 
 /**
@@ -73,7 +75,7 @@ export interface WrappedCommand {
  * @example
  * const wrapped = await wrapCommand(profile, ["npm", "test"], { cwd: profile.workspace });
  * const proc = Bun.spawn(wrapped.argv, { env: wrapped.env, stdio: ["inherit", "inherit", "inherit", ...wrapped.extraStdio] });
- * wrapped.attach(proc); await proc.exited; wrapped.cleanup();
+ * wrapped.attach(proc); await proc.exited; await wrapped.cleanup();
  */
 export async function wrapCommand(
   profile: SandboxProfile,
@@ -83,19 +85,22 @@ export async function wrapCommand(
   const availability = options.availability ?? detectSandbox();
   if (!availability.available) throw new SandboxUnavailableError(availability.reason);
   if (argv.length === 0) throw new SandboxRefusedError(["no command given"]);
-  const cleanups: Array<() => void> = [];
-  const cleanup = () => {
+  const cleanups: Array<() => void | Promise<void>> = [];
+  const cleanup = async () => {
+    const pending: Array<Promise<void>> = [];
     for (const fn of cleanups.splice(0).reverse()) {
       try {
-        fn();
+        const done = fn();
+        if (done) pending.push(done.catch(() => {}));
       } catch {
         // best effort: one failed step must not keep the others from running
       }
     }
+    await Promise.all(pending);
   };
   try {
     const runDir = mkdtempSync(join(tmpdir(), "toolrt-sbx-"));
-    cleanups.push(() => rmSync(runDir, { recursive: true, force: true }));
+    cleanups.push(() => rm(runDir, { recursive: true, force: true }));
     const tempDir = join(runDir, "tmp");
     mkdirSync(tempDir, { mode: 0o700 });
     const scrubbed = scrubEnv(options.env ?? process.env, profile.unsetEnvPatterns);
@@ -122,7 +127,7 @@ export async function wrapCommand(
     }
     return linuxCommand(profile, argv, options, availability, runDir, tempDir, cleanups, base);
   } catch (error) {
-    cleanup();
+    await cleanup();
     throw error;
   }
 }
@@ -168,7 +173,7 @@ function linuxCommand(
   let cgroup = options.cgroup;
   if (cgroup === undefined) {
     const own = createCgroup(profile.limits);
-    if (own) cleanups.push(() => void own.remove());
+    if (own) cleanups.push(() => own.remove());
     cgroup = own;
   }
   timingMark("wrap:cgroup");

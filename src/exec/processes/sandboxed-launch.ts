@@ -86,8 +86,8 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
       cwd: launch.cwd,
       extraStdio: wrapped.extraStdio,
       attach: wrapped.attach,
-      cleanup: () => {
-        wrapped.cleanup();
+      cleanup: async () => {
+        await wrapped.cleanup();
         timingMark("launch:cleaned");
       },
       notices: mode.notices,
