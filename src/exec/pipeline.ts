@@ -176,7 +176,9 @@ async function runStages(
     stateDir: ctx.stateDir,
     toolUseId: call.id,
   });
-  if (ran.stopped) shaped.content = [{ type: "text", text: toolUseError(ran.stopped.message) }, ...shaped.content];
+  if (ran.stopped) {
+    shaped.content = [{ type: "text", text: toolUseError(ran.stopped.message) }, ...shaped.content];
+  }
 
   if (!result.isError && deps.enrichers?.length) {
     shaped.content = [...shaped.content, ...await enrich(deps, { tool, input, ctx }, call)];
@@ -260,7 +262,10 @@ async function runTool(
   options.signal?.addEventListener("abort", onInterrupt, { once: true });
   try {
     const runCtx: ToolContext = { ...ctx, abortSignal: controller.signal };
-    const result = await Promise.race([tool.call(input, runCtx, options.onProgress ?? (() => {})), abandoned]);
+    const result = await Promise.race([
+      tool.call(input, runCtx, options.onProgress ?? (() => {})),
+      abandoned,
+    ]);
     return stopped ? { ok: true, result, stopped } : { ok: true, result };
   } catch (error) {
     if (stopped) return { ok: false, interrupted: stopped.interrupted, message: stopped.message };
