@@ -64,6 +64,7 @@ const sets: Record<string, Query[]> = {
   tuning: firstSet.filter((_, i) => i % 3 !== 2),
   heldout: firstSet.filter((_, i) => i % 3 === 2),
   "heldout-2": readQueries("queries-heldout-2.jsonl"),
+  "heldout-3": readQueries("queries-heldout-3.jsonl"),
 };
 const queries = Object.values(sets).flat();
 
