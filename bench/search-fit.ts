@@ -2,7 +2,8 @@
  * Fits the re-ranker's weights (`RERANK_WEIGHTS` in src/search/rerank.ts) on the tuning queries
  * only, by coordinate ascent on MRR, and shows by 4-fold cross-validation on the same queries how
  * well weights fit that way carry over to queries they were not fit on. The held-out sets are not
- * read. Prints one JSON object per line; copy the fitted weights into rerank.ts by hand.
+ * read. Prints one JSON object per line; fitted weights that win under cross-validation go into
+ * rerank.ts by hand.
  *
  *   bun bench/search-fit.ts [CATALOG.json]
  */

@@ -83,11 +83,15 @@ for (const [label, layers] of Object.entries(layerRuns)) {
     report("search", { figure: "layer ablation", method: `toolrt ${label}`, set, ...quality(rank, subset) });
   }
 }
-report("search", {
-  figure: "layer data size",
-  layer: "synonyms",
-  bytes: Bun.file(join(import.meta.dir, "../src/search/synonyms.ts")).size,
-});
+for (
+  const [layer, file] of [["synonyms", "synonyms.ts"], ["intent", "intent.ts"], ["servers", "servers.ts"]]
+) {
+  report("search", {
+    figure: "layer data size",
+    layer: layer!,
+    bytes: Bun.file(join(import.meta.dir, "../src/search", file!)).size,
+  });
+}
 
 // Speed over 10,000 tools.
 function repeatedCatalog(source: Catalog, size: number): AnyTool[] {

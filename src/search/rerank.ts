@@ -2,7 +2,9 @@
  * Second stage of the ranking: the best candidates of BM25F are scored again with what a bag of
  * words cannot see. Does the tool's name verb do what the request asks (a question wants a
  * lookup, not a delete)? Does its name hold the request's objects, and little else? Is it on the
- * server the request names? The weights are fit on the tuning queries (`bench/search-fit.ts`).
+ * server the request names? The weights are set by hand: `bench/search-fit.ts` fits them on the
+ * tuning queries by coordinate ascent, and under 4-fold cross-validation the fitted ones do no
+ * better on unseen queries (MRR 0.944 against 0.947), so the simpler round numbers stay.
  */
 import type { QueryGroup, ScoredDoc, SearchIndex } from "./index.ts";
 import { actionFit } from "./intent.ts";
