@@ -13,9 +13,31 @@ export interface SearchLayers {
   typos: boolean;
   /** "on call" also tries "oncall", "data source" "datasource", when the tools use that word. */
   joinedWords: boolean;
+  /** Re-ranking on the request's action against the tool's name verb. */
+  intent: boolean;
+  /** Re-ranking on the request's objects against the tool's name words. */
+  nameMatch: boolean;
+  /** Re-ranking on the servers the request names. */
+  servers: boolean;
 }
 
-export const ALL_LAYERS: SearchLayers = { synonyms: true, typos: true, joinedWords: true };
+export const ALL_LAYERS: SearchLayers = {
+  synonyms: true,
+  typos: true,
+  joinedWords: true,
+  intent: true,
+  nameMatch: true,
+  servers: true,
+};
+
+/** The query as groups of weighted terms, and where each group came from. */
+export interface ExpandedQuery {
+  groups: QueryGroup[];
+  /** Lower-case words of the query, two-word idioms joined ("look up" → "lookup"). */
+  words: string[];
+  /** For each group, the index in `words` of the word it stands for. */
+  origins: number[];
+}
 
 /** Two-word phrases models use for one verb. */
 const IDIOMS: Record<string, string> = {
@@ -48,9 +70,10 @@ export function expandQuery(
   text: string,
   index: SearchIndex,
   layers: SearchLayers = ALL_LAYERS,
-): QueryGroup[] {
+): ExpandedQuery {
   const words = joinIdioms(surfaceWords(text));
-  const groups: WeightedTerm[][] = [];
+  const groups: QueryGroup[] = [];
+  const origins: number[] = [];
   words.forEach((surface, at) => {
     const joined = layers.joinedWords ? joinedWord(words, at, index) : undefined;
     for (const word of expandAbbreviation(surface)) {
@@ -58,10 +81,13 @@ export function expandQuery(
       const group = alternativesOf(word, index, layers);
       // The model wrote one word of the tools' as two ("on call"): that word is what was typed.
       if (joined) group.unshift({ term: joined, weight: 1 });
-      groups.push(group);
+      const known = keepKnown(group, index);
+      if (known.length === 0) continue;
+      groups.push(known);
+      origins.push(at);
     }
   });
-  return groups.map((group) => keepKnown(group, index)).filter((group) => group.length > 0);
+  return { groups, words, origins };
 }
 
 /** The tools' term for this word joined with the one or two words before it ("who am i"), if any. */

@@ -110,8 +110,11 @@ const DIRECTED: Record<string, string> = {
   chart: "helm",
   bucket: "storage",
   container: "pod docker",
-  // "Who did it" is what audit logs and activity trails answer.
+  // Question words name what answers them: "who did it" audit trails, "how many" a count.
   who: "user audit activity",
+  many: "count",
+  much: "cost pricing balance",
+  why: "analyze troubleshoot cause",
   cost: "pricing",
   fail: "failure error",
   failed: "failure error",

@@ -94,7 +94,7 @@ export const LOWER = 1;
 export const UPPER = 2;
 export const DIGIT = 3;
 
-const ASCII_KINDS = Uint8Array.from({ length: 128 }, (_, code) => {
+export const ASCII_KINDS = Uint8Array.from({ length: 128 }, (_, code) => {
   if (code >= 97 && code <= 122) return LOWER;
   if (code >= 65 && code <= 90) return UPPER;
   if (code >= 48 && code <= 57) return DIGIT;
