@@ -5,7 +5,7 @@
  */
 import type { QueryGroup, SearchIndex, WeightedTerm } from "./index.ts";
 import { synonymsOf } from "./synonyms.ts";
-import { expandAbbreviation, isStopWord, stem, surfaceWords } from "./tokenize.ts";
+import { baseWords, isStopWord, stem, surfaceWords } from "./tokenize.ts";
 import { TypoCorrector } from "./typo.ts";
 
 export interface SearchLayers {
@@ -76,7 +76,7 @@ export function expandQuery(
   const origins: number[] = [];
   words.forEach((surface, at) => {
     const joined = layers.joinedWords ? joinedWord(words, at, index) : undefined;
-    for (const word of expandAbbreviation(surface)) {
+    for (const word of baseWords(surface)) {
       if (isStopWord(word)) continue;
       const group = alternativesOf(word, index, layers);
       // The model wrote one word of the tools' as two ("on call"): that word is what was typed.
