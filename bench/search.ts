@@ -1,7 +1,9 @@
 /**
  * ToolSearch quality and speed on the public MCP catalog (shared/data/mcp-catalog.json):
  * - recall@1, recall@5 and MRR of toolrt's search and of plain BM25 over name+description, per
- *   query set (tuning, held out, held out 2; see `sets` below) and per kind of query in each;
+ *   query set (tuning, dev 4, held out 1-3; see bench/support/search-queries.ts) and per kind;
+ * - first-stage coverage: the share of queries with a right tool among BM25F's candidates, the
+ *   most the re-ranker can find;
  * - the gain of each layer (recall@5 with that layer switched off) and the size of its data;
  * - index build, cache load and query latency over 10,000 tools (the catalog repeated under new
  *   server names), with the load average they were measured under;
@@ -17,6 +19,7 @@ import { type Catalog, catalogTools } from "../src/search/catalog.ts";
 import { DiscoveredTools } from "../src/search/discovered.ts";
 import { ALL_LAYERS, type SearchLayers } from "../src/search/expand.ts";
 import { decodeIndex, encodeIndex } from "../src/search/index-file.ts";
+import { CANDIDATES } from "../src/search/rerank.ts";
 import { ToolIndex } from "../src/search/tool-index.ts";
 import type { AnyTool } from "../src/tool/types.ts";
 import { createToolSearchTool } from "../src/tools/tool-search/tool.ts";
@@ -64,6 +67,21 @@ for (const [method, rank] of Object.entries(methods)) {
   }
 }
 
+for (const [set, subset] of Object.entries(sets)) {
+  const covered = subset.filter((q) =>
+    index.candidates(q.q.replaceAll("+", " ")).candidates.some(({ doc }) =>
+      q.expect.includes(index.names[doc]!)
+    )
+  );
+  report("search", {
+    figure: "first-stage coverage",
+    set,
+    candidates: CANDIDATES,
+    coverage: round(covered.length / subset.length),
+    queries: subset.length,
+  });
+}
+
 // Layer gains: each layer off in turn, then all off (stemming, field weights and the query
 // language remain).
 const layerRuns: Record<string, SearchLayers> = {
@@ -84,7 +102,12 @@ for (const [label, layers] of Object.entries(layerRuns)) {
   }
 }
 for (
-  const [layer, file] of [["synonyms", "synonyms.ts"], ["intent", "intent.ts"], ["servers", "servers.ts"]]
+  const [layer, file] of [
+    ["synonyms", "concepts.ts"],
+    ["morphology", "morphology.ts"],
+    ["intent", "intent.ts"],
+    ["servers", "servers.ts"],
+  ]
 ) {
   report("search", {
     figure: "layer data size",

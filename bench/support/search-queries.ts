@@ -3,7 +3,8 @@
  * query sets of fixtures/search, with expected tools as `server/tool` ids turned into tool names.
  * - tuning: two thirds of the first set, the only queries weights and tables are fit on;
  * - heldout: the first set's every third query;
- * - heldout-2, heldout-3: sets written and frozen before the second and third rounds of tuning.
+ * - heldout-2, heldout-3: sets written and frozen before the second and third rounds of tuning;
+ * - dev-4: written before the fourth round, which studied its misses (a development set, not held out).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +18,7 @@ export interface Query {
   expect: string[];
 }
 
-export type SetName = "tuning" | "heldout" | "heldout-2" | "heldout-3";
+export type SetName = "tuning" | "dev-4" | "heldout" | "heldout-2" | "heldout-3";
 
 const root = join(import.meta.dir, "../..");
 
@@ -49,6 +50,7 @@ export function loadSearchBench(catalogArgument: string | undefined): {
   const firstSet = readQueries("queries.jsonl");
   const sets: Record<SetName, Query[]> = {
     tuning: firstSet.filter((_, i) => i % 3 !== 2),
+    "dev-4": readQueries("queries-dev-4.jsonl"),
     heldout: firstSet.filter((_, i) => i % 3 === 2),
     "heldout-2": readQueries("queries-heldout-2.jsonl"),
     "heldout-3": readQueries("queries-heldout-3.jsonl"),

@@ -5,7 +5,7 @@
  * an argument description, and repeating it across fields does not add up without bound.
  */
 import type { SearchDocument } from "./document.ts";
-import { expandAbbreviation, isStopWord, stem } from "./tokenize.ts";
+import { baseWords, isStopWord, stem } from "./tokenize.ts";
 import { type ToolFacts, ToolFactsBuilder } from "./tool-facts.ts";
 import { TermBuffer, WordTable } from "./word-table.ts";
 
@@ -91,7 +91,7 @@ export class SearchIndex {
     if (!this.surfaceMap) {
       this.surfaceMap = new Map();
       for (const word of this.words) {
-        for (const part of expandAbbreviation(word)) {
+        for (const part of baseWords(word)) {
           if (!isStopWord(part)) this.surfaceMap.set(part, stem(part));
         }
       }
