@@ -5,7 +5,6 @@
  */
 import { auditableInput, AuditLog } from "../audit/log.ts";
 import { analyzeBash } from "../bash/analyze.ts";
-import { loadBashParser } from "../bash/parser.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import { sandboxedLaunch } from "../exec/processes/sandboxed-launch.ts";
 import { loadPolicy, type LoadResult } from "../policy/load.ts";
@@ -77,8 +76,6 @@ export interface Runtime {
  */
 export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
   const loaded = loadForCli(globals);
-  // Loaded while the rest starts: the tools' read-only answers need it before the first call.
-  const parserReady = loadBashParser();
   const { plugins, skills, pluginTools } = openPlugins(globals, loaded);
   const mcp = openMcp(
     globals,
@@ -87,7 +84,8 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       mcpServers: pluginMcpServers([plugin]).mcpServers,
     })),
   );
-  await Promise.all([mcp.connectAll(), parserReady]);
+  // The Bash parser loads on the first analysis (the pipeline analyses before it decides).
+  await mcp.connectAll();
   const sandbox = runtimeSandbox(globals, loaded);
   const baseTools = getAllBaseTools({ wrapLaunch: sandbox });
   // "Always allow" answers become session rules, shared by every session of this runtime.

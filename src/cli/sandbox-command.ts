@@ -129,11 +129,8 @@ export async function sandboxEntry(argv: string[]): Promise<number> {
       return reportFailure(error, argv);
     }
   }
-  const [{ newProgram, runProgram }, { register }] = await Promise.all([
-    import("./program.ts"),
-    import("./sandbox.ts"),
-  ]);
-  return await runProgram(newProgram([register]), argv);
+  const { main } = await import("./main.ts"); // loads the sandbox command's module alone
+  return await main(argv);
 }
 
 /** The in-sandbox end of the network channel; the command's end is the bridge's (and the process's). */
