@@ -1,8 +1,8 @@
 /**
- * Fits the re-ranker's weights (`RERANK_WEIGHTS` in src/search/rerank.ts) on the tuning queries
- * only, by coordinate ascent on MRR, and shows by 4-fold cross-validation on the same queries how
- * well weights fit that way carry over to queries they were not fit on. The held-out sets are not
- * read. Prints one JSON object per line; fitted weights that win under cross-validation go into
+ * Fits the re-ranker's weights (`RERANK_WEIGHTS` in src/search/rerank.ts) on the tuning and
+ * development queries only (tuning, dev-4, dev-5), by coordinate ascent on MRR, and shows by
+ * 4-fold cross-validation on the same queries how well weights fit that way carry over to queries
+ * they were not fit on. The held-out sets are not read. Prints one JSON object per line; fitted weights that win under cross-validation go into
  * rerank.ts by hand.
  *
  *   bun bench/search-fit.ts [CATALOG.json]
@@ -21,7 +21,7 @@ interface Prepared {
   candidates: { name: string; share: number; features: ReturnType<typeof rerankFeatures>[number] }[];
 }
 
-const prepared: Prepared[] = sets.tuning.map((q) => {
+const prepared: Prepared[] = [...sets.tuning, ...sets["dev-4"], ...sets["dev-5"]].map((q) => {
   const { query, candidates } = index.candidates(q.q.replaceAll("+", " "));
   const features = rerankFeatures(index.index, query, candidates);
   const best = candidates[0]?.score ?? 1;

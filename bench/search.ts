@@ -1,7 +1,7 @@
 /**
  * ToolSearch quality and speed on the public MCP catalog (shared/data/mcp-catalog.json):
  * - recall@1, recall@5 and MRR of toolrt's search and of plain BM25 over name+description, per
- *   query set (tuning, dev 4, held out 1-3; see bench/support/search-queries.ts) and per kind;
+ *   query set (tuning, dev 4 and 5, held out 1-3; see bench/support/search-queries.ts) and per kind;
  * - first-stage coverage: the share of queries with a right tool among BM25F's candidates, the
  *   most the re-ranker can find;
  * - the gain of each layer (recall@5 with that layer switched off) and the size of its data;
@@ -105,7 +105,10 @@ for (
   const [layer, file] of [
     ["synonyms", "concepts.ts"],
     ["morphology", "morphology.ts"],
+    ["questions", "question.ts"],
+    ["kinds", "identifiers.ts"],
     ["intent", "intent.ts"],
+    ["number", "number.ts"],
     ["servers", "servers.ts"],
   ]
 ) {

@@ -4,7 +4,8 @@
  * - tuning: two thirds of the first set, the only queries weights and tables are fit on;
  * - heldout: the first set's every third query;
  * - heldout-2, heldout-3: sets written and frozen before the second and third rounds of tuning;
- * - dev-4: written before the fourth round, which studied its misses (a development set, not held out).
+ * - dev-4, dev-5: written before the fourth and fifth rounds, which studied their misses (development
+ *   sets, not held out).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +19,7 @@ export interface Query {
   expect: string[];
 }
 
-export type SetName = "tuning" | "dev-4" | "heldout" | "heldout-2" | "heldout-3";
+export type SetName = "tuning" | "dev-4" | "dev-5" | "heldout" | "heldout-2" | "heldout-3";
 
 const root = join(import.meta.dir, "../..");
 
@@ -51,6 +52,7 @@ export function loadSearchBench(catalogArgument: string | undefined): {
   const sets: Record<SetName, Query[]> = {
     tuning: firstSet.filter((_, i) => i % 3 !== 2),
     "dev-4": readQueries("queries-dev-4.jsonl"),
+    "dev-5": readQueries("queries-dev-5.jsonl"),
     heldout: firstSet.filter((_, i) => i % 3 === 2),
     "heldout-2": readQueries("queries-heldout-2.jsonl"),
     "heldout-3": readQueries("queries-heldout-3.jsonl"),

@@ -42,7 +42,7 @@ export const CONCEPTS: Record<string, readonly string[]> = {
     "configuration config settings setup preferences",
     "schema structure",
     "count total number tally",
-    "size bytes storage",
+    "size bytes storage disk",
     "history log",
     "image picture photo",
     "priority urgency severity",
@@ -230,4 +230,8 @@ export const LOANS: Record<string, string> = {
   links: "map",
   serverless: "worker",
   flame: "profile",
+  plus: "sum add",
+  unstage: "reset",
+  swap: "replace edit",
+  type: "fill input",
 };

@@ -4,7 +4,9 @@
  * corrections, words joined across a space). Each layer can be switched off to measure its gain.
  */
 import type { QueryGroup, SearchIndex, WeightedTerm } from "./index.ts";
+import { kindWords } from "./identifiers.ts";
 import { derivedTerms, negatedTerm } from "./morphology.ts";
+import { questionGroup, stateTerms } from "./question.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { baseWords, isStopWord, stem, surfaceWords } from "./tokenize.ts";
 import { TypoCorrector } from "./typo.ts";
@@ -22,6 +24,12 @@ export interface SearchLayers {
   nameMatch: boolean;
   /** Re-ranking on the servers the request names. */
   servers: boolean;
+  /** Identifiers that say their kind: a tracker key ("ENG-42") an issue, "#general" a channel. */
+  kinds: boolean;
+  /** Questions read for what they ask: "is the build green" a status, "who changed it" a history. */
+  questions: boolean;
+  /** Re-ranking on one thing or many: "the issue #42" gets, "my issues" lists. */
+  number: boolean;
 }
 
 export const ALL_LAYERS: SearchLayers = {
@@ -29,9 +37,12 @@ export const ALL_LAYERS: SearchLayers = {
   typos: true,
   joinedWords: true,
   morphology: true,
+  kinds: true,
+  questions: true,
   intent: true,
   nameMatch: true,
   servers: true,
+  number: true,
 };
 
 /** The query as groups of weighted terms, and where each group came from. */
@@ -68,6 +79,9 @@ const DERIVED_WEIGHT = 0.8;
 /** How much the word after a negation still counts when the tools have its `un-` word. */
 const NEGATED_WEIGHT = 0.5;
 
+/** How much an identifier counts as the word of its kind ("ENG-42" as "issue"). */
+const KIND_WEIGHT = 0.7;
+
 const correctors = new WeakMap<SearchIndex, TypoCorrector>();
 
 function correctorFor(index: SearchIndex): TypoCorrector {
@@ -84,7 +98,24 @@ export function expandQuery(
   const words = joinIdioms(surfaceWords(text));
   const groups: QueryGroup[] = [];
   const origins: number[] = [];
+  const kinds = layers.kinds ? kindWords(text) : new Map<string, string>();
   words.forEach((surface, at) => {
+    // "ENG-42", "#general": the letters name a tracker or a channel, not a tool; what counts is the kind.
+    const kind = kinds.get(surface);
+    if (kind) {
+      const term = stem(kind);
+      if (index.hasTerm(term)) {
+        groups.push([{ term, weight: KIND_WEIGHT }]);
+        origins.push(at);
+      }
+      return;
+    }
+    const state = layers.questions ? stateTerms(words, at, index) : undefined;
+    if (state && state.length > 0) {
+      groups.push(state);
+      origins.push(at);
+      return;
+    }
     const joined = layers.joinedWords ? joinedWord(words, at, index) : undefined;
     for (const word of baseWords(surface)) {
       if (isStopWord(word)) continue;
@@ -106,6 +137,11 @@ export function expandQuery(
       origins.push(at);
     }
   });
+  const asked = layers.questions ? questionGroup(words, index) : undefined;
+  if (asked) {
+    groups.push(asked.group);
+    origins.push(asked.at);
+  }
   return { groups, words, origins };
 }
 

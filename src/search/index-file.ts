@@ -41,6 +41,7 @@ export function encodeIndex(tool: ToolIndex): Uint8Array {
     facts.nameTerms,
     facts.serverIds,
     facts.actions,
+    facts.numbers,
   ];
   const offsets: number[] = [];
   let size = padded(4 + json.length);
@@ -79,8 +80,9 @@ export function decodeIndex(bytes: Uint8Array): ToolIndex {
   const nameTerms = take((o) => new Int32Array(buffer, o, header.nameTerms), header.nameTerms * 4);
   const serverIds = take((o) => new Int32Array(buffer, o, toolCount), toolCount * 4);
   const actions = take((o) => new Uint16Array(buffer, o, toolCount), toolCount * 2);
+  const numbers = take((o) => new Int8Array(buffer, o, toolCount), toolCount);
   const terms = new Map(header.terms.map((term, id) => [term, id]));
-  const facts = { nameStarts, nameTerms, actions, serverIds, servers: header.servers };
+  const facts = { nameStarts, nameTerms, actions, numbers, serverIds, servers: header.servers };
   const index = new SearchIndex(header.names, { terms, starts, docs, tfs, idf }, facts, header.words);
   return new ToolIndex(index, header.aliases);
 }

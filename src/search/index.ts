@@ -185,7 +185,7 @@ export function buildSearchIndex(documents: readonly SearchDocument[]): SearchIn
       const start = ids.length;
       table.scan(doc[field], ids);
       ends[d * fieldCount + f] = ids.length;
-      if (field === "toolName") facts.add(ids.ids, start, ids.length, doc.server);
+      if (field === "toolName") facts.add(doc.toolName, ids.ids, start, ids.length, doc.server);
     });
   });
   const termCount = table.termCount;

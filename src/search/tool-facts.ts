@@ -1,9 +1,11 @@
 /**
  * What the re-ranker knows of each tool besides its postings: the distinct terms of its name, the
- * action class of its name verb, and its server. Made once at build time from the term ids the
+ * action class of its name verb, whether it gives one thing or many, and its server. Made once at build time from the term ids the
  * tokenizer already produced, in flat typed arrays so the cache file stores them as they are.
  */
 import { nameActions } from "./intent.ts";
+import { toolNumber } from "./number.ts";
+import { surfaceWords } from "./tokenize.ts";
 
 export interface ToolFacts {
   /** Tool d's name terms (ids, distinct, in name order) are `nameTerms[nameStarts[d]]` up to `nameStarts[d + 1]`. */
@@ -11,6 +13,8 @@ export interface ToolFacts {
   nameTerms: Int32Array;
   /** Action classes of each tool's name verb (see `intent.ts`), 0 for none. */
   actions: Uint16Array;
+  /** Each tool's grammatical number (see `number.ts`): `MANY`, `ONE` or 0. */
+  numbers: Int8Array;
   /** Each tool's server, an index into `servers`. */
   serverIds: Int32Array;
   servers: readonly string[];
@@ -21,13 +25,14 @@ export class ToolFactsBuilder {
   private readonly nameStarts: number[] = [0];
   private readonly nameTerms: number[] = [];
   private readonly actions: number[] = [];
+  private readonly numbers: number[] = [];
   private readonly serverIds: number[] = [];
   private readonly serverIndex = new Map<string, number>();
 
   constructor(private readonly termNames: readonly string[]) {}
 
-  /** Adds the next tool: its name's term ids `ids[from]` up to `ids[to]`, and its server. */
-  add(ids: Int32Array, from: number, to: number, server: string): void {
+  /** Adds the next tool: its name, the name's term ids `ids[from]` up to `ids[to]`, and its server. */
+  add(name: string, ids: Int32Array, from: number, to: number, server: string): void {
     const start = this.nameTerms.length;
     for (let i = from; i < to; i++) {
       const term = ids[i]!;
@@ -36,6 +41,7 @@ export class ToolFactsBuilder {
     this.nameStarts.push(this.nameTerms.length);
     const terms = this.nameTerms.slice(start).map((id) => this.termNames[id]!);
     this.actions.push(nameActions(terms));
+    this.numbers.push(toolNumber(surfaceWords(name)));
     let serverId = this.serverIndex.get(server);
     if (serverId === undefined) this.serverIndex.set(server, serverId = this.serverIndex.size);
     this.serverIds.push(serverId);
@@ -46,6 +52,7 @@ export class ToolFactsBuilder {
       nameStarts: Int32Array.from(this.nameStarts),
       nameTerms: Int32Array.from(this.nameTerms),
       actions: Uint16Array.from(this.actions),
+      numbers: Int8Array.from(this.numbers),
       serverIds: Int32Array.from(this.serverIds),
       servers: [...this.serverIndex.keys()],
     };

@@ -11,6 +11,7 @@ import { type SearchDocument, toolDocument } from "./document.ts";
 import { ALL_LAYERS, expandQuery, type SearchLayers } from "./expand.ts";
 import { buildSearchIndex, type ScoredDoc, SearchIndex } from "./index.ts";
 import { queryIntent } from "./intent.ts";
+import { queryNumber } from "./number.ts";
 import { parseQuery } from "./query.ts";
 import { CANDIDATES, rerank, RERANK_WEIGHTS, type RerankQuery, type RerankWeights } from "./rerank.ts";
 import { analyzeWord } from "./tokenize.ts";
@@ -99,6 +100,7 @@ export class ToolIndex {
       objects: origins.map((at) => at !== intent.at),
       actions: intent.actions,
       stems: words.flatMap(analyzeWord),
+      number: queryNumber(text),
     };
     return { query, candidates: this.index.search(groups, CANDIDATES, allowed) };
   }
@@ -148,6 +150,7 @@ function layerWeights(weights: RerankWeights, layers: SearchLayers): RerankWeigh
     precision: layers.nameMatch ? weights.precision : 0,
     server: layers.servers ? weights.server : 0,
     otherServer: layers.servers ? weights.otherServer : 0,
+    number: layers.number ? weights.number : 0,
   };
 }
 

@@ -20,6 +20,14 @@ describe("concept map", () => {
     expect(meanings("who")).toContain(stem("audit"));
     expect(meanings("cluster")).toContain(stem("kubernetes"));
   });
+
+  test("plus, unstage, swap, type and disk mean what the tools call them", () => {
+    expect(meanings("plus")).toContain(stem("sum"));
+    expect(meanings("unstage")).toContain(stem("reset"));
+    expect(meanings("swap")).toContain(stem("replace"));
+    expect(meanings("type")).toContain(stem("fill"));
+    expect(meanings("disk")).toContain(stem("storage"));
+  });
 });
 
 describe("queries that share no word with the tool they want", () => {

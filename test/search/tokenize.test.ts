@@ -24,6 +24,7 @@ describe("analyze", () => {
   test("spells out abbreviations the same way on both sides", () => {
     expect(analyze("open a PR")).toEqual(analyze("open pull request"));
     expect(analyze("k8s pods")).toEqual(analyze("kubernetes pods"));
+    expect(analyze("lat/lng")).toEqual(analyze("latitude longitude"));
   });
   test("shell commands and irregular verb forms meet the words tools use", () => {
     expect(analyze("mkdir")).toEqual(analyze("make directory"));
