@@ -3,10 +3,13 @@
  * node_modules. Slow-ish (two compiles), so both builds are shared by the tests below.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { buildBinary } from "../build.ts";
+import { buildBinary, buildHash } from "../build.ts";
+import { askHelper } from "../src/hook/resident/client.ts";
+import { helperSocket } from "../src/hook/resident/socket.ts";
 import { tempDir } from "./helpers/session-context.ts";
+import { hookWorkspace } from "./hook/workspace.ts";
 
 /** A sentence that exists only in WebFetch's model-facing prompt. */
 const WEB_FETCH_MARKER = "Fetches a web page and returns its content as readable text";
@@ -44,4 +47,47 @@ describe("compiled binary", () => {
     expect(toolNames(airgapped)).not.toContain("WebFetch");
     expect(toolNames(airgapped)).toContain("Read");
   });
+});
+
+describe("compiled hook", () => {
+  const fixtures = join(import.meta.dir, "../fixtures/hooks/claude-code");
+  const cases = readdirSync(fixtures).map((file) => JSON.parse(readFileSync(join(fixtures, file), "utf8")));
+
+  test(
+    "answers every recorded payload alike in its own process and through the resident helper",
+    async () => {
+      const ws = hookWorkspace();
+      const stateDir = join(ws.home, "..", "state");
+      const env = { PATH: process.env.PATH ?? "", ...ws.env, TOOLRT_HOME: stateDir };
+      const hook = (payload: unknown, extra: Record<string, string> = {}) => {
+        const stdin = Buffer.from(JSON.stringify(payload).replaceAll("$CWD", ws.cwd));
+        const run = Bun.spawnSync([plain, "hook"], { cwd: ws.home, env: { ...env, ...extra }, stdin });
+        const out = run.stdout.toString().trim();
+        return out === "" ? null : JSON.parse(out.replaceAll(ws.cwd, "$CWD"));
+      };
+      for (const { payload, answer } of cases) {
+        expect(hook(payload, { TOOLRT_NO_HOOK_HELPER: "1" })).toEqual(
+          answer,
+        );
+      }
+      expect(readdirSync(stateDir).filter((f) => f.endsWith(".sock"))).toEqual([]);
+
+      const socket = helperSocket(buildHash({ features: [] }), env, process.getuid!())!;
+      expect(hook(cases[0].payload)).toEqual(cases[0].answer);
+      for (let waited = 0; !existsSync(socket) && waited < 5_000; waited += 20) await Bun.sleep(20);
+      try {
+        for (const { payload, answer } of cases) expect(hook(payload)).toEqual(answer);
+        const asked = await askHelper(socket, {
+          build: buildHash({ features: [] }),
+          host: "claude-code",
+          cwd: ws.home,
+          stdin: JSON.stringify(cases[0].payload).replaceAll("$CWD", ws.cwd),
+        }, process.getuid!());
+        expect(asked).toHaveProperty("answer");
+      } finally {
+        rmSync(socket, { force: true }); // the helper leaves at its next look at the socket
+      }
+    },
+    30_000,
+  );
 });

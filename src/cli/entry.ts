@@ -1,19 +1,20 @@
 #!/usr/bin/env bun
 /**
  * The compiled binary's entry. A plain `toolrt hook [--host H]` runs on the hook's modules alone
- * (a hook is a fresh process per tool call: start-up is paid every time); everything else, and a
- * hook call with other options, goes through the full command line of main.ts.
+ * (a hook is a fresh process per tool call: start-up is paid every time), and asks the resident
+ * helper first (src/hook/resident/); everything else, and a hook call with other options, goes
+ * through the full command line of main.ts.
  */
-import { fastHookHost } from "../hook/args.ts";
+import { fastHookHost, isHelperCommand } from "../hook/args.ts";
 
 const argv = process.argv.slice(2);
 const host = fastHookHost(argv);
 if (host) {
-  const [{ runHookProcess }, { globalsFrom }] = await Promise.all([
-    import("../hook/process.ts"),
-    import("./globals.ts"),
-  ]);
-  process.exitCode = await runHookProcess(host, globalsFrom({}));
+  const { runFastHook } = await import("../hook/fast.ts");
+  process.exitCode = await runFastHook(host);
+} else if (isHelperCommand(argv)) {
+  const { runResidentHelper } = await import("../hook/resident/main.ts");
+  process.exitCode = await runResidentHelper();
 } else {
   const { main } = await import("./main.ts");
   process.exitCode = await main(argv);

@@ -5,15 +5,20 @@ import type { GlobalOptions } from "../cli/globals.ts";
 import { runHook } from "./run.ts";
 import type { HostName } from "./types.ts";
 
-export async function runHookProcess(host: HostName, globals: GlobalOptions): Promise<number> {
+/** The answer to one hook call, as this process or the resident helper gives it. */
+export function answerHook(stdin: string, host: HostName, globals: GlobalOptions, audit: AuditLog) {
+  return runHook(stdin, host, globals, { analyzeBash, audit: (event) => audit.append(event) });
+}
+
+export async function runHookProcess(
+  host: HostName,
+  globals: GlobalOptions,
+  stdin: Promise<string> = Bun.stdin.text(),
+): Promise<number> {
   try {
-    const audit = AuditLog.inStateDir(globals.stateDir);
-    const stdin = await Bun.stdin.text();
-    const answer = await runHook(stdin, host, globals, {
-      analyzeBash,
-      audit: (event) => audit.append(event),
-    });
-    if (answer) process.stdout.write(`${answer}\n`);
+    const answer = await answerHook(await stdin, host, globals, AuditLog.inStateDir(globals.stateDir));
+    // Bun's own stdout: process.stdout costs milliseconds to initialise in a fresh process.
+    if (answer) await Bun.write(Bun.stdout, `${answer}\n`);
   } catch (error) {
     process.stderr.write(`toolrt hook: ${error instanceof Error ? error.message : String(error)}\n`);
   }
