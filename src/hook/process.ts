@@ -2,12 +2,23 @@
 import { AuditLog } from "../audit/log.ts";
 import { analyzeBash } from "../bash/analyze.ts";
 import type { GlobalOptions } from "../cli/globals.ts";
+import type { PolicyCompiler } from "../policy/compile-cache.ts";
 import { runHook } from "./run.ts";
 import type { HostName } from "./types.ts";
 
-/** The answer to one hook call, as this process or the resident helper gives it. */
-export function answerHook(stdin: string, host: HostName, globals: GlobalOptions, audit: AuditLog) {
-  return runHook(stdin, host, globals, { analyzeBash, audit: (event) => audit.append(event) });
+/** The answer to one hook call, as this process or the resident helper (with its compile cache) gives it. */
+export function answerHook(
+  stdin: string,
+  host: HostName,
+  globals: GlobalOptions,
+  audit: AuditLog,
+  compiler?: PolicyCompiler,
+) {
+  return runHook(stdin, host, globals, {
+    analyzeBash,
+    audit: (event) => audit.append(event),
+    ...(compiler ? { compiler } : {}),
+  });
 }
 
 export async function runHookProcess(

@@ -1,9 +1,9 @@
 /**
  * The resident helper: one long-lived process per socket (see socket.ts) that answers hook calls
  * with the parser and the code already loaded. Each call is decided exactly as in a hook process —
- * every policy source is read again per call — only the start-up is saved. It leaves when idle,
- * and as soon as its socket is no longer the one at its path (removed, or replaced by another
- * helper).
+ * every policy source is read again per call, and compiled again when its text changed (the
+ * policy's CompileCache) — only the start-up is saved. It leaves when idle, and as soon as its
+ * socket is no longer the one at its path (removed, or replaced by another helper).
  */
 import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
