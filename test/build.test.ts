@@ -53,41 +53,32 @@ describe("compiled hook", () => {
   const fixtures = join(import.meta.dir, "../fixtures/hooks/claude-code");
   const cases = readdirSync(fixtures).map((file) => JSON.parse(readFileSync(join(fixtures, file), "utf8")));
 
-  test(
-    "answers every recorded payload alike in its own process and through the resident helper",
-    async () => {
-      const ws = hookWorkspace();
-      const stateDir = join(ws.home, "..", "state");
-      const env = { PATH: process.env.PATH ?? "", ...ws.env, TOOLRT_HOME: stateDir };
-      const hook = (payload: unknown, extra: Record<string, string> = {}) => {
-        const stdin = Buffer.from(JSON.stringify(payload).replaceAll("$CWD", ws.cwd));
-        const run = Bun.spawnSync([plain, "hook"], { cwd: ws.home, env: { ...env, ...extra }, stdin });
-        const out = run.stdout.toString().trim();
-        return out === "" ? null : JSON.parse(out.replaceAll(ws.cwd, "$CWD"));
-      };
-      for (const { payload, answer } of cases) {
-        expect(hook(payload, { TOOLRT_NO_HOOK_HELPER: "1" })).toEqual(
-          answer,
-        );
-      }
-      expect(readdirSync(stateDir).filter((f) => f.endsWith(".sock"))).toEqual([]);
+  test("answers every recorded payload alike in its own process and through its helper", async () => {
+    const ws = hookWorkspace();
+    const stateDir = join(ws.home, "..", "state");
+    const env = { PATH: process.env.PATH ?? "", ...ws.env, TOOLRT_HOME: stateDir };
+    const stdinOf = (payload: unknown) => JSON.stringify(payload).replaceAll("$CWD", ws.cwd);
+    const hook = (payload: unknown, extra: Record<string, string> = {}) => {
+      const stdin = Buffer.from(stdinOf(payload));
+      const run = Bun.spawnSync([plain, "hook"], { cwd: ws.home, env: { ...env, ...extra }, stdin });
+      const out = run.stdout.toString().trim();
+      return out === "" ? null : JSON.parse(out.replaceAll(ws.cwd, "$CWD"));
+    };
+    const alone = { TOOLRT_NO_HOOK_HELPER: "1" };
+    for (const { payload, answer } of cases) expect(hook(payload, alone)).toEqual(answer);
+    expect(readdirSync(stateDir).filter((f) => f.endsWith(".sock"))).toEqual([]);
 
-      const socket = helperSocket(buildHash({ features: [] }), env, process.getuid!())!;
-      expect(hook(cases[0].payload)).toEqual(cases[0].answer);
-      for (let waited = 0; !existsSync(socket) && waited < 5_000; waited += 20) await Bun.sleep(20);
-      try {
-        for (const { payload, answer } of cases) expect(hook(payload)).toEqual(answer);
-        const asked = await askHelper(socket, {
-          build: buildHash({ features: [] }),
-          host: "claude-code",
-          cwd: ws.home,
-          stdin: JSON.stringify(cases[0].payload).replaceAll("$CWD", ws.cwd),
-        }, process.getuid!());
-        expect(asked).toHaveProperty("answer");
-      } finally {
-        rmSync(socket, { force: true }); // the helper leaves at its next look at the socket
-      }
-    },
-    30_000,
-  );
+    const build = buildHash({ features: [] });
+    const socket = helperSocket(build, env, process.getuid!())!;
+    expect(hook(cases[0].payload)).toEqual(cases[0].answer); // starts the helper
+    for (let waited = 0; !existsSync(socket) && waited < 5_000; waited += 20) await Bun.sleep(20);
+    try {
+      expect(existsSync(`${socket}.starting`), "the helper removes the start marker").toBe(false);
+      for (const { payload, answer } of cases) expect(hook(payload)).toEqual(answer);
+      const request = { build, host: "claude-code" as const, cwd: ws.home, stdin: stdinOf(cases[0].payload) };
+      expect(await askHelper(socket, request, process.getuid!())).toHaveProperty("answer");
+    } finally {
+      rmSync(socket, { force: true }); // the helper leaves at its next look at the socket
+    }
+  }, 30_000);
 });

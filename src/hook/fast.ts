@@ -22,7 +22,7 @@ export async function runFastHook(host: HostName): Promise<number> {
         if (outcome.answer) await Bun.write(Bun.stdout, `${outcome.answer}\n`);
         return 0;
       }
-      if (outcome.absent) startHelper();
+      if (outcome.start) await startHelper(socket);
     } catch {
       // The helper is an optimisation: whatever went wrong, decide here.
     }

@@ -62,11 +62,11 @@ test("answers through the helper are the hook's answers, byte for byte", async (
 describe("no answer, and the caller decides itself", () => {
   const answer = async () => "from the helper";
 
-  test("no socket: absent, start one", async () => {
-    expect(await askHelper(join(tempDir(), "none.sock"), request("{}"), UID)).toEqual({ absent: true });
+  test("no socket: start one", async () => {
+    expect(await askHelper(join(tempDir(), "none.sock"), request("{}"), UID)).toEqual({ start: true });
   });
 
-  test("a socket nobody listens on: absent, start one", async () => {
+  test("a socket nobody listens on: start one", async () => {
     const stale = join(tempDir(), "stale.sock");
     const child = Bun.spawn([
       process.execPath,
@@ -77,37 +77,50 @@ describe("no answer, and the caller decides itself", () => {
     child.kill("SIGKILL");
     await child.exited;
     chmodSync(stale, 0o600);
-    expect(await askHelper(stale, request("{}"), UID)).toEqual({ absent: true });
+    expect(await askHelper(stale, request("{}"), UID)).toEqual({ start: true });
   });
 
   test("a socket others may open is not used", async () => {
     const { socket } = await startHelper(answer);
     expect(await askHelper(socket, request("{}"), UID)).toEqual({ answer: "from the helper" });
     chmodSync(socket, 0o666);
-    expect(await askHelper(socket, request("{}"), UID)).toEqual({ absent: false });
+    expect(await askHelper(socket, request("{}"), UID)).toEqual({ start: false });
+  });
+
+  test("no socket in a directory others may write is used, nor started", async () => {
+    const { socket } = await startHelper(answer);
+    chmodSync(join(socket, ".."), 0o777);
+    expect(await askHelper(socket, request("{}"), UID)).toEqual({ start: false });
+    expect(await askHelper(join(socket, "..", "none.sock"), request("{}"), UID)).toEqual({ start: false });
+    chmodSync(join(socket, ".."), 0o700);
   });
 
   test("a socket another user owns is not used", async () => {
     const { socket } = await startHelper(answer);
-    expect(await askHelper(socket, request("{}"), UID + 1)).toEqual({ absent: false });
+    expect(await askHelper(socket, request("{}"), UID + 1)).toEqual({ start: false });
   });
 
   test("a file that is not a socket is not used", async () => {
     const file = join(tempDir(), "hook.sock");
     writeFileSync(file, "", { mode: 0o600 });
-    expect(await askHelper(file, request("{}"), UID)).toEqual({ absent: false });
+    expect(await askHelper(file, request("{}"), UID)).toEqual({ start: false });
   });
 
   test("another build's helper does not answer", async () => {
     const { socket } = await startHelper(answer);
-    expect(await askHelper(socket, request("{}", "build-b"), UID)).toEqual({ absent: false });
+    expect(await askHelper(socket, request("{}", "build-b"), UID)).toEqual({ start: false });
   });
 
-  test("a helper that fails or is too slow does not answer", async () => {
+  test("a helper that fails does not answer", async () => {
     const failing = await startHelper(() => Promise.reject(new Error("boom")));
-    expect(await askHelper(failing.socket, request("{}"), UID)).toEqual({ absent: false });
-    const slow = await startHelper(() => Bun.sleep(500).then(() => "late"));
-    expect(await askHelper(slow.socket, request("{}"), UID, 50)).toEqual({ absent: false });
+    expect(await askHelper(failing.socket, request("{}"), UID)).toEqual({ start: false });
+  });
+
+  test("a helper too slow to answer loses its socket and leaves; the next call starts another", async () => {
+    const slow = await startHelper(() => Bun.sleep(200).then(() => "late"));
+    expect(await askHelper(slow.socket, request("{}"), UID, 50)).toEqual({ start: true });
+    expect(existsSync(slow.socket)).toBe(false);
+    await slow.stopped;
   });
 });
 

@@ -8,7 +8,7 @@
 import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
-import { decodeRequest, encodeLine, type HelperRequest } from "./socket.ts";
+import { decodeRequest, encodeLine, type HelperRequest, startMarker } from "./socket.ts";
 
 export interface HelperOptions {
   socket: string;
@@ -36,6 +36,7 @@ export async function serveHelper(options: HelperOptions): Promise<void> {
     serveConnection(connection, options);
   });
   const inode = await bind(server, options.socket);
+  rmSync(startMarker(options.socket), { force: true });
   const ours = () => {
     try {
       return lstatSync(options.socket).ino === inode;

@@ -51,6 +51,11 @@ export function helperSocket(
   return path.length <= MAX_SOCKET_PATH ? path : undefined;
 }
 
+/** Left by the hook call that started a helper, removed by the helper once it listens. */
+export function startMarker(socket: string): string {
+  return `${socket}.starting`;
+}
+
 /** One decision asked of the helper: the hook's stdin as the host sent it, and where it ran. */
 export interface HelperRequest {
   build: string;
