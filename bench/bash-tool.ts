@@ -52,9 +52,8 @@ for (let i = 0; i < RUNS + 10; i++) {
 
 const SANDBOX_RUNS = 30;
 const availability = detectSandbox();
-const sandboxedTool = createBashTool({
-  wrapLaunch: sandboxedLaunch({ policy: DEFAULT_SANDBOX_POLICY, workspace: root }),
-});
+const sandbox = sandboxedLaunch({ policy: DEFAULT_SANDBOX_POLICY, workspace: root });
+const sandboxedTool = createBashTool({ wrapLaunch: sandbox });
 const sandboxSamples = { plain: [] as number[], sandboxed: [] as number[] };
 if (availability.available) {
   for (let i = 0; i < SANDBOX_RUNS + 3; i++) {
@@ -65,6 +64,7 @@ if (availability.available) {
     }
   }
 }
+await sandbox.close();
 rmSync(root, { recursive: true, force: true });
 
 const direct_ = summarize(samples.direct);

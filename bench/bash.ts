@@ -12,11 +12,7 @@ import { plainWords } from "../src/bash/tokenize.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const quick = process.argv.includes("--quick");
-const corpusPath = [process.env.TOOLRT_SHARED_DIR, join(ROOT, "../shared"), join(ROOT, "../../shared")]
-  .filter((d): d is string => d !== undefined)
-  .map((d) => join(d, "data/benign-commands.txt"))
-  .find((p) => Bun.file(p).size > 0);
-if (!corpusPath) throw new Error("benign-commands.txt not found; set TOOLRT_SHARED_DIR");
+const corpusPath = join(ROOT, "fixtures/data/benign-commands.txt");
 const corpus = readFileSync(corpusPath, "utf8").split("\n").filter((l) => l !== "");
 
 function emit(figure: Record<string, unknown>): void {

@@ -1,22 +1,36 @@
 /**
  * Start-up overhead of the sandbox: `dist/toolrt sandbox -- true` against a bare bwrap line with the
- * same isolation flags and against `true` with no sandbox. Median of 30 each, interleaved so
- * background load hits all three alike. Needs dist/toolrt (`npm run build`) and bwrap.
+ * same isolation flags and against `true` with no sandbox, median of 30 each, interleaved so
+ * background load hits all three alike. Then the in-process share of a run: `wrapCommand` (temp dir,
+ * lease, hard-link scan, mount plan, placeholders, seccomp file, cgroup) plus its cleanup, without
+ * spawning, median of 30. The workspace is a git repository, so every mandatory protected path is
+ * planned. Each figure carries the 1-minute load average (2 shared cores: compare figures taken
+ * together). Needs dist/toolrt (`npm run build`) and bwrap.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ISOLATION_ARGS } from "../src/sandbox/bwrap.ts";
-import { report, round, summarize } from "./support/lib.ts";
+import { detectSandbox } from "../src/sandbox/detect.ts";
+import { buildSandboxProfile } from "../src/sandbox/profile.ts";
+import { wrapCommand } from "../src/sandbox/wrap.ts";
+import { report, round, summarize, timeRuns } from "./support/lib.ts";
 
 const binary = join(import.meta.dir, "..", "dist", "toolrt");
 const bwrap = Bun.which("bwrap");
-if (!existsSync(binary) || !bwrap) {
-  console.error("bench/sandbox.ts: needs dist/toolrt (npm run build) and bwrap on PATH");
+if (!(await Bun.file(binary).exists()) || !bwrap || !detectSandbox().available) {
+  console.error("bench/sandbox.ts: needs dist/toolrt (npm run build) and a usable bwrap");
   process.exit(2);
 }
-const workspace = mkdtempSync(join(tmpdir(), "toolrt-bench-sbx-"));
+const workspace = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-bench-sbx-")));
+mkdirSync(join(workspace, ".git", "hooks"), { recursive: true });
 const trueBin = Bun.which("true")!;
+const load = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
+const figures = (values: number[]) => {
+  const s = summarize(values);
+  return { median_ms: round(s.median), p99_ms: round(s.p99), min_ms: round(s.min), n: s.n, load_1m: load() };
+};
+
 const commands: Record<string, string[]> = {
   none: [trueBin],
   bwrap: [
@@ -37,6 +51,11 @@ const commands: Record<string, string[]> = {
   ],
   toolrt: [binary, "sandbox", "--workspace", workspace, "--", trueBin],
 };
+const labels: Record<string, string> = {
+  none: "true",
+  bwrap: "bwrap (same namespaces) true",
+  toolrt: "dist/toolrt sandbox -- true",
+};
 const RUNS = 30;
 const samples: Record<string, number[]> = { none: [], bwrap: [], toolrt: [] };
 for (let round_ = -2; round_ < RUNS; round_++) {
@@ -48,18 +67,14 @@ for (let round_ = -2; round_ < RUNS; round_++) {
     if (round_ >= 0) samples[label]!.push(ms);
   }
 }
-rmSync(workspace, { recursive: true, force: true });
 for (const [label, values] of Object.entries(samples)) {
-  const s = summarize(values);
-  report(`sandbox.startup.${label}`, {
-    command: label === "toolrt"
-      ? "dist/toolrt sandbox -- true"
-      : label === "bwrap"
-      ? "bwrap (same namespaces) true"
-      : "true",
-    median_ms: round(s.median),
-    p99_ms: round(s.p99),
-    min_ms: round(s.min),
-    n: s.n,
-  });
+  report(`sandbox.startup.${label}`, { command: labels[label]!, ...figures(values) });
 }
+
+const profile = buildSandboxProfile({}, workspace);
+const prepare = await timeRuns(RUNS, async () => {
+  const wrapped = await wrapCommand(profile, [trueBin], { cwd: workspace });
+  await wrapped.cleanup();
+}, 3);
+report("sandbox.prepare", { command: "wrapCommand + cleanup, no spawn", ...figures(prepare) });
+rmSync(workspace, { recursive: true, force: true });

@@ -1,7 +1,9 @@
 /**
  * ToolSearch quality and speed on the public MCP catalog (shared/data/mcp-catalog.json):
  * - recall@1, recall@5 and MRR of toolrt's search and of plain BM25 over name+description, per
- *   query set (tuning, held out, held out 2; see `sets` below) and per kind of query in each;
+ *   query set (tuning, dev 4, held out 1-3; see bench/support/search-queries.ts) and per kind;
+ * - first-stage coverage: the share of queries with a right tool among BM25F's candidates, the
+ *   most the re-ranker can find;
  * - the gain of each layer (recall@5 with that layer switched off) and the size of its data;
  * - index build, cache load and query latency over 10,000 tools (the catalog repeated under new
  *   server names), with the load average they were measured under;
@@ -9,62 +11,23 @@
  *
  *   bun bench/search.ts [CATALOG.json]
  */
-import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { serializeTools } from "../src/agent/serialize.ts";
-import { mcpToolName } from "../src/mcp/definition-tool.ts";
 import { decideDeferral } from "../src/pool/deferral.ts";
-import { type Catalog, catalogTools, parseCatalog } from "../src/search/catalog.ts";
+import { type Catalog, catalogTools } from "../src/search/catalog.ts";
 import { DiscoveredTools } from "../src/search/discovered.ts";
 import { ALL_LAYERS, type SearchLayers } from "../src/search/expand.ts";
 import { decodeIndex, encodeIndex } from "../src/search/index-file.ts";
+import { CANDIDATES } from "../src/search/rerank.ts";
 import { ToolIndex } from "../src/search/tool-index.ts";
 import type { AnyTool } from "../src/tool/types.ts";
 import { createToolSearchTool } from "../src/tools/tool-search/tool.ts";
 import { report, round, summarize, timeRuns } from "./support/lib.ts";
 import { PlainBm25 } from "./support/search-baseline.ts";
+import { loadSearchBench, type Query } from "./support/search-queries.ts";
 
-interface Query {
-  q: string;
-  kind: string;
-  expect: string[];
-}
-
-const root = join(import.meta.dir, "..");
-const catalogPath = Bun.argv[2] ??
-  [join(root, "../shared/data/mcp-catalog.json"), join(root, "../../shared/data/mcp-catalog.json")]
-    .find(existsSync);
-if (!catalogPath) {
-  console.error("bench/search.ts: no catalog; pass the path of shared/data/mcp-catalog.json");
-  process.exit(2);
-}
-const catalog = parseCatalog(readFileSync(catalogPath, "utf8"));
-const tools = catalogTools(catalog);
-const known = new Set(tools.map((t) => t.name));
-
-function readQueries(file: string): Query[] {
-  return readFileSync(join(root, "fixtures/search", file), "utf8").trim().split("\n").map((line) => {
-    const q = JSON.parse(line) as Query;
-    const expect = q.expect.map((id) => {
-      const [server, tool] = id.split("/") as [string, string];
-      return mcpToolName(server, tool);
-    });
-    for (const name of expect) if (!known.has(name)) throw new Error(`query ${q.q}: no tool ${name}`);
-    return { ...q, expect };
-  });
-}
-
-const firstSet = readQueries("queries.jsonl");
-/**
- * Tuning: two thirds of the first set. Held out: its every third query (never looked at while
- * tuning). Held out 2: a second set written and frozen before the second round of tuning.
- */
-const sets: Record<string, Query[]> = {
-  tuning: firstSet.filter((_, i) => i % 3 !== 2),
-  heldout: firstSet.filter((_, i) => i % 3 === 2),
-  "heldout-2": readQueries("queries-heldout-2.jsonl"),
-};
+const { catalog, tools, sets } = loadSearchBench(Bun.argv[2]);
 const queries = Object.values(sets).flat();
 
 type Ranker = (query: string) => string[];
@@ -104,13 +67,33 @@ for (const [method, rank] of Object.entries(methods)) {
   }
 }
 
+for (const [set, subset] of Object.entries(sets)) {
+  const covered = subset.filter((q) =>
+    index.candidates(q.q.replaceAll("+", " ")).candidates.some(({ doc }) =>
+      q.expect.includes(index.names[doc]!)
+    )
+  );
+  report("search", {
+    figure: "first-stage coverage",
+    set,
+    candidates: CANDIDATES,
+    coverage: round(covered.length / subset.length),
+    queries: subset.length,
+  });
+}
+
 // Layer gains: each layer off in turn, then all off (stemming, field weights and the query
 // language remain).
 const layerRuns: Record<string, SearchLayers> = {
-  "without synonyms": { ...ALL_LAYERS, synonyms: false },
-  "without typos": { ...ALL_LAYERS, typos: false },
-  "without joinedWords": { ...ALL_LAYERS, joinedWords: false },
-  "no layers": { synonyms: false, typos: false, joinedWords: false },
+  ...Object.fromEntries(
+    (Object.keys(ALL_LAYERS) as (keyof SearchLayers)[]).map((layer) => [`without ${layer}`, {
+      ...ALL_LAYERS,
+      [layer]: false,
+    }]),
+  ),
+  "no layers": Object.fromEntries(
+    Object.keys(ALL_LAYERS).map((layer) => [layer, false]),
+  ) as unknown as SearchLayers,
 };
 for (const [label, layers] of Object.entries(layerRuns)) {
   const rank: Ranker = (q) => index.search(q, 10, layers).hits.map((h) => h.name);
@@ -118,11 +101,20 @@ for (const [label, layers] of Object.entries(layerRuns)) {
     report("search", { figure: "layer ablation", method: `toolrt ${label}`, set, ...quality(rank, subset) });
   }
 }
-report("search", {
-  figure: "layer data size",
-  layer: "synonyms",
-  bytes: Bun.file(join(root, "src/search/synonyms.ts")).size,
-});
+for (
+  const [layer, file] of [
+    ["synonyms", "concepts.ts"],
+    ["morphology", "morphology.ts"],
+    ["intent", "intent.ts"],
+    ["servers", "servers.ts"],
+  ]
+) {
+  report("search", {
+    figure: "layer data size",
+    layer: layer!,
+    bytes: Bun.file(join(import.meta.dir, "../src/search", file!)).size,
+  });
+}
 
 // Speed over 10,000 tools.
 function repeatedCatalog(source: Catalog, size: number): AnyTool[] {

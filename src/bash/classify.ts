@@ -1,6 +1,7 @@
 /**
  * Read/search/list classification of a whole command, for collapsed rendering ("Searched ...").
- * Every command must be in one of the groups; neutral commands (echo, printf) do not count.
+ * Every command must be in one of the groups and read-only (so `sed -n` reads, `sed -i` does not);
+ * neutral commands (echo, printf) do not count.
  */
 import type { Judged } from "./command.ts";
 import type { BashAnalysis } from "./types.ts";
@@ -11,7 +12,7 @@ const GROUPS: Record<string, Group> = {};
 for (const name of "find grep egrep fgrep rg ag ack locate which whereis fd".split(" ")) {
   GROUPS[name] = "search";
 }
-for (const name of "cat head tail less more wc stat file jq awk cut sort uniq tr".split(" ")) {
+for (const name of "cat head tail less more wc stat file jq awk cut sort uniq tr nl sed".split(" ")) {
   GROUPS[name] = "read";
 }
 for (const name of "ls tree du".split(" ")) GROUPS[name] = "list";

@@ -2,8 +2,9 @@
 /**
  * The compiled binary's entry. A plain `toolrt hook [--host H]` runs on the hook's modules alone
  * (a hook is a fresh process per tool call: start-up is paid every time), and asks the resident
- * helper first (src/hook/resident/); everything else, and a hook call with other options, goes
- * through the full command line of main.ts.
+ * helper first (src/hook/resident/); `toolrt sandbox …` and its in-sandbox helper run on the
+ * sandbox command alone, for the same reason; everything else, and a hook call with other options,
+ * goes through the full command line of main.ts.
  */
 import { fastHookHost, isHelperCommand } from "../hook/args.ts";
 
@@ -15,6 +16,9 @@ if (host) {
 } else if (isHelperCommand(argv)) {
   const { runResidentHelper } = await import("../hook/resident/main.ts");
   process.exitCode = await runResidentHelper();
+} else if (argv[0] === "sandbox" || argv[0] === "sandbox-bridge") {
+  const { sandboxEntry } = await import("./sandbox-command.ts");
+  process.exitCode = await sandboxEntry(argv);
 } else {
   const { main } = await import("./main.ts");
   process.exitCode = await main(argv);

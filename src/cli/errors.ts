@@ -16,3 +16,11 @@ export function exitCodeFor(error: unknown): number {
     error instanceof RuleSyntaxError;
   return isUsage ? 2 : 1;
 }
+
+/** Prints `toolrt: <message>` (the stack with --debug) and returns the exit code for `error`. */
+export function reportFailure(error: unknown, argv: readonly string[]): number {
+  const debug = argv.includes("--debug");
+  const message = error instanceof Error ? (debug ? error.stack : error.message) : String(error);
+  process.stderr.write(`toolrt: ${message}\n`);
+  return exitCodeFor(error);
+}

@@ -30,10 +30,15 @@ export function register(program: Command): void {
           const found = lookupTool(session.pool.current, toolName);
           if (!found.ok) throw new UsageError(found.message.replace(/^Error: /, ""));
           const ask = opts.yes ? allowOnce : process.stdin.isTTY ? askOnTerminal : undefined;
+          // Ctrl-C interrupts the call (by its interrupt behaviour); the result is still printed.
+          const interrupt = new AbortController();
+          const onSigint = () => interrupt.abort();
+          process.once("SIGINT", onSigint);
           const outcome = await session.execute({ id: newToolUseId(), name: toolName, input }, {
             ask,
+            signal: interrupt.signal,
             onProgress: opts.json ? undefined : (p) => process.stderr.write(`${p.message}\n`),
-          });
+          }).finally(() => process.off("SIGINT", onSigint));
           console.log(opts.json ? JSON.stringify(toJson(outcome), null, 2) : humanText(outcome));
           process.exitCode = outcome.isError && outcome.decision !== "deny" ? 1 : 0;
         } finally {

@@ -5,7 +5,6 @@
  */
 import { auditableInput, AuditLog } from "../audit/log.ts";
 import { analyzeBash } from "../bash/analyze.ts";
-import { loadBashParser } from "../bash/parser.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import { sandboxedLaunch } from "../exec/processes/sandboxed-launch.ts";
 import { loadPolicy, type LoadResult } from "../policy/load.ts";
@@ -67,7 +66,7 @@ export interface Runtime {
    */
   makePool(tools?: readonly AnyTool[], options?: PoolOptions): RuntimePool;
   openSession(pool: ToolPool, invokedBy: InvokedBy, agent?: ToolContext["agent"]): RuntimeSession;
-  /** Stops the MCP and language servers; sessions stop their own tasks. */
+  /** Stops the MCP and language servers and removes the sandbox's cgroup; sessions stop their own tasks. */
   close(): Promise<void>;
 }
 
@@ -77,8 +76,6 @@ export interface Runtime {
  */
 export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
   const loaded = loadForCli(globals);
-  // Loaded while the rest starts: the tools' read-only answers need it before the first call.
-  const parserReady = loadBashParser();
   const { plugins, skills, pluginTools } = openPlugins(globals, loaded);
   const mcp = openMcp(
     globals,
@@ -87,8 +84,10 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       mcpServers: pluginMcpServers([plugin]).mcpServers,
     })),
   );
-  await Promise.all([mcp.connectAll(), parserReady]);
-  const baseTools = getAllBaseTools({ wrapLaunch: runtimeSandbox(globals, loaded) });
+  // The Bash parser loads on the first analysis (the pipeline analyses before it decides).
+  await mcp.connectAll();
+  const sandbox = runtimeSandbox(globals, loaded);
+  const baseTools = getAllBaseTools({ wrapLaunch: sandbox });
   // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
   const denials = new DenialTracker();
@@ -137,7 +136,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       });
     },
     close: async () => {
-      await Promise.all([mcp.close(), plugins.close()]);
+      await Promise.all([mcp.close(), plugins.close(), sandbox.close()]);
     },
   };
 }

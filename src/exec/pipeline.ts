@@ -170,12 +170,15 @@ async function runStages(
     });
   }
 
-  // 6. shape
-  const result = ran.result;
+  // 6. shape (a stopped call keeps what it returned, marked as failed and saying why)
+  const result = ran.stopped ? { ...ran.result, isError: true } : ran.result;
   const shaped = shapeResult(tool.toContent(result.data, input), tool.maxResultSizeChars, {
     stateDir: ctx.stateDir,
     toolUseId: call.id,
   });
+  if (ran.stopped) {
+    shaped.content = [{ type: "text", text: toolUseError(ran.stopped.message) }, ...shaped.content];
+  }
 
   if (!result.isError && deps.enrichers?.length) {
     shaped.content = [...shaped.content, ...await enrich(deps, { tool, input, ctx }, call)];
@@ -185,6 +188,7 @@ async function runStages(
   const post = await hooksOf(deps, {
     ...hookCall,
     event: result.isError ? "PostToolUseFailure" : "PostToolUse",
+    isInterrupt: ran.stopped?.interrupted === true,
     toolInput: input,
     toolResponse: result.data,
     error: result.isError
@@ -204,14 +208,23 @@ async function runStages(
     newMessages: result.newMessages,
     contextModifier: result.contextModifier,
     stopReason: hook.stopReason ?? post.stopReason,
-    auditOutcome: result.isError ? "error" : "ok",
+    auditOutcome: ran.stopped?.interrupted ? "interrupted" : result.isError ? "error" : "ok",
     permission,
   });
 }
 
 type RunOutcome =
-  | { ok: true; result: ToolResult }
+  | { ok: true; result: ToolResult; stopped?: Stopped }
   | { ok: false; message: string; interrupted: boolean };
+
+/** The call was stopped (timeout or interrupt) but returned what it had within the grace period. */
+interface Stopped {
+  interrupted: boolean;
+  message: string;
+}
+
+/** How long a stopped tool may take to hand back its partial result (output so far) before it is abandoned. */
+export const STOP_GRACE_MS = 2_000;
 
 /** Stage 5: the call itself, with a timeout and interruption that honours `interruptBehavior`. */
 async function runTool(
@@ -223,42 +236,43 @@ async function runTool(
 ): Promise<RunOutcome> {
   const controller = new AbortController();
   const timeoutMs = deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-  let stopReason: "timeout" | "interrupt" | undefined;
-  let rejectStop!: (error: Error) => void;
-  const stopped = new Promise<never>((_, reject) => (rejectStop = reject));
-  stopped.catch(() => {});
-  const stop = (why: "timeout" | "interrupt") => {
-    stopReason ??= why;
-    // Settle the race before the tool hears the abort, so a tool that returns on abort still
-    // reports as stopped.
-    rejectStop(new Error(why));
-    controller.abort(why);
+  let stopped: Stopped | undefined;
+  let rejectAbandoned!: (error: Error) => void;
+  const abandoned = new Promise<never>((_, reject) => (rejectAbandoned = reject));
+  abandoned.catch(() => {});
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  const stop = (why: Stopped) => {
+    if (stopped) return;
+    stopped = why;
+    controller.abort(why.interrupted ? "interrupt" : "timeout");
+    // The tool hears the abort and may return its output so far; past the grace period it is dropped.
+    grace = setTimeout(() => rejectAbandoned(new Error(why.message)), STOP_GRACE_MS);
   };
-  const timer = setTimeout(() => stop("timeout"), timeoutMs);
+  const timer = setTimeout(() => {
+    const seconds = Math.round(timeoutMs / 1000);
+    stop({ interrupted: false, message: `${tool.name} did not finish within ${seconds} s and was stopped.` });
+  }, timeoutMs);
   // A "block" tool finishes what it started when the user interrupts; a "cancel" tool stops now.
   const onInterrupt = () => {
-    if (tool.interruptBehavior() === "cancel") stop("interrupt");
+    if (tool.interruptBehavior() === "cancel") {
+      stop({ interrupted: true, message: `${tool.name} was interrupted by the user.` });
+    }
   };
   if (options.signal?.aborted) onInterrupt();
   options.signal?.addEventListener("abort", onInterrupt, { once: true });
   try {
     const runCtx: ToolContext = { ...ctx, abortSignal: controller.signal };
-    const result = await Promise.race([tool.call(input, runCtx, options.onProgress ?? (() => {})), stopped]);
-    return { ok: true, result };
+    const result = await Promise.race([
+      tool.call(input, runCtx, options.onProgress ?? (() => {})),
+      abandoned,
+    ]);
+    return stopped ? { ok: true, result, stopped } : { ok: true, result };
   } catch (error) {
-    if (stopReason === "timeout") {
-      return {
-        ok: false,
-        interrupted: false,
-        message: `${tool.name} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`,
-      };
-    }
-    if (stopReason === "interrupt") {
-      return { ok: false, interrupted: true, message: `${tool.name} was interrupted by the user.` };
-    }
+    if (stopped) return { ok: false, interrupted: stopped.interrupted, message: stopped.message };
     return { ok: false, interrupted: false, message: messageOf(error) };
   } finally {
     clearTimeout(timer);
+    clearTimeout(grace);
     options.signal?.removeEventListener("abort", onInterrupt);
   }
 }

@@ -1,25 +1,30 @@
-/** ANSI styling that disappears when colour is off (pipes, `NO_COLOR`, tests). */
+/** Terminal styling through `node:util` styleText, and nothing at all when colour is off (pipes, `NO_COLOR`, tests). */
+import { styleText } from "node:util";
 
-const CODES = {
-  bold: [1, 22],
-  dim: [2, 22],
-  strike: [9, 29],
-  red: [31, 39],
-  green: [32, 39],
-  yellow: [33, 39],
-  cyan: [36, 39],
+const FORMATS = {
+  bold: "bold",
+  dim: "dim",
+  strike: "strikethrough",
+  red: "red",
+  green: "green",
+  yellow: "yellow",
+  cyan: "cyan",
 } as const;
 
-export type Style = keyof typeof CODES;
+export type Style = keyof typeof FORMATS;
 
 export function paint(text: string, style: Style, opts: { color: boolean }): string {
   if (!opts.color || text === "") return text;
-  const [open, close] = CODES[style];
-  return `\x1b[${open}m${text}\x1b[${close}m`;
+  return styleText(FORMATS[style], text, { validateStream: false });
 }
 
 /** Shortens `text` to `width` columns with an ellipsis. */
 export function fit(text: string, width: number): string {
   if (width <= 1 || text.length <= width) return text;
   return `${text.slice(0, width - 1)}…`;
+}
+
+/** Cuts a line to the terminal width (at least 20 columns) with an ellipsis. */
+export function clip(text: string, columns: number): string {
+  return fit(text, Math.max(columns, 20));
 }

@@ -1,5 +1,5 @@
 /** One line for a run of calls of the same tool: `Read 5 files: a.ts, b.ts, …`. */
-import { fit, paint } from "./colour.ts";
+import { clip, paint } from "./colour.ts";
 import type { RenderOptions } from "../tool/types.ts";
 
 export function groupedLine(
@@ -11,5 +11,5 @@ export function groupedLine(
   const count = items.length === 1 ? `1 ${noun.one}` : `${items.length} ${noun.many}`;
   const head = `${paint(verb, "bold", opts)} ${count}`;
   if (items.length === 0) return head;
-  return fit(`${head}: ${items.join(", ")}`, Math.max(opts.columns, 20));
+  return clip(`${head}: ${items.join(", ")}`, opts.columns);
 }

@@ -9,7 +9,7 @@ import type { AnyTool, RenderOptions, ToolRenderer } from "../tool/types.ts";
 import { agentRenderer } from "../tools/agent/render.ts";
 import { bashRenderer, classifyCommand, collapsedSummary } from "./bash.ts";
 import { type CallItem, groupItems, type RenderBlock, transcriptItems } from "./group.ts";
-import { clip, style } from "./style.ts";
+import { clip, paint } from "./colour.ts";
 import { stubRenderer } from "./stub.ts";
 
 export interface TranscriptRenderOptions extends RenderOptions {
@@ -83,7 +83,7 @@ function isShell(name: string): boolean {
 function renderBlock(block: RenderBlock, entryFor: (name: string) => Entry, opts: RenderOptions): string {
   switch (block.kind) {
     case "note":
-      return style(`· ${block.text}`, "dim", opts);
+      return paint(`· ${block.text}`, "dim", opts);
     case "text":
       return indent(
         block.role === "user" ? `> ${block.text}` : bullet(block.text, opts),
@@ -99,7 +99,7 @@ function renderBlock(block: RenderBlock, entryFor: (name: string) => Entry, opts
     }
     case "collapsed": {
       const commands = block.calls.map((c) => String((c.use.input as { command?: unknown }).command ?? ""));
-      const line = `${collapsedSummary(block.kinds)} ${style(`(${commands.join(" · ")})`, "dim", opts)}`;
+      const line = `${collapsedSummary(block.kinds)} ${paint(`(${commands.join(" · ")})`, "dim", opts)}`;
       return indent(bullet(clip(line, opts.columns), opts), block.calls[0]!.nested);
     }
     case "call":
@@ -113,7 +113,7 @@ function renderCall(call: CallItem, entry: Entry, opts: RenderOptions): string {
   const fallbackHead = `${call.use.name}(…)`;
   if (!call.result) {
     return `${bullet(safely(() => renderer.toolUse(input, opts), fallbackHead), opts)}\n${
-      result(style("(no result recorded)", "dim", opts))
+      result(paint("(no result recorded)", "dim", opts))
     }`;
   }
   const text = textOf(call.result.content);
@@ -152,13 +152,13 @@ function textOf(content: readonly ContentBlock[]): string {
 function preview(text: string, opts: RenderOptions): string {
   const lines = text.split("\n");
   if (opts.verbose || lines.length <= PREVIEW_LINES) return text;
-  return [...lines.slice(0, PREVIEW_LINES), style(`… +${lines.length - PREVIEW_LINES} lines`, "dim", opts)]
+  return [...lines.slice(0, PREVIEW_LINES), paint(`… +${lines.length - PREVIEW_LINES} lines`, "dim", opts)]
     .join("\n");
 }
 
 function bullet(text: string, opts: RenderOptions): string {
   const [first, ...rest] = text.split("\n");
-  return [`${style("●", "bold", opts)} ${first}`, ...rest.map((l) => `  ${l}`)].join("\n");
+  return [`${paint("●", "bold", opts)} ${first}`, ...rest.map((l) => `  ${l}`)].join("\n");
 }
 
 function result(text: string): string {

@@ -41,12 +41,15 @@ export interface ScrubbedEnv {
 
 /** Copies `env` without the variables whose names match any of `patterns`. */
 export function scrubEnv(env: Record<string, string | undefined>, patterns: readonly string[]): ScrubbedEnv {
-  const matchers = patterns.map(globToRegExp);
+  // One alternation instead of one expression per pattern: compiled once, one test per name.
+  const matcher = patterns.length === 0
+    ? null
+    : new RegExp(patterns.map((p) => globToRegExp(p).source).join("|"), "i");
   const kept: Record<string, string> = {};
   const removed: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (matchers.some((m) => m.test(name))) removed.push(name);
+    if (matcher?.test(name)) removed.push(name);
     else kept[name] = value;
   }
   return { env: kept, removed: removed.sort() };

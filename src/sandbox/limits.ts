@@ -5,8 +5,9 @@
  * RLIMIT_NPROC and RLIMIT_DATA after bwrap made the user namespace, so only the sandbox's own
  * processes count. RLIMIT_NPROC does not bind uid 0, so root without a writable cgroup gets no cap.
  */
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isAlive } from "./alive.ts";
 import type { SandboxLimits } from "./profile.ts";
 
 export interface CgroupMount {
@@ -59,6 +60,8 @@ interface LimitWrite {
 export interface CgroupPlan {
   dirs: string[];
   writes: LimitWrite[];
+  /** Per directory, the file a process writes "0" into to join it (see `cgroupLauncher`). */
+  joins: string[];
   capsProcesses: boolean;
   capsMemory: boolean;
 }
@@ -75,19 +78,24 @@ export function planCgroup(
     const inside = mount.root !== "/" && path.startsWith(mount.root) ? path.slice(mount.root.length) : path;
     return join(mount.mountPoint, inside, name);
   };
-  const plan: CgroupPlan = { dirs: [], writes: [], capsProcesses: false, capsMemory: false };
+  const plan: CgroupPlan = { dirs: [], writes: [], joins: [], capsProcesses: false, capsMemory: false };
+  const add = (dir: string, version: 1 | 2) => {
+    if (plan.dirs.includes(dir)) return;
+    plan.dirs.push(dir);
+    plan.joins.push(join(dir, version === 1 ? "tasks" : "cgroup.procs"));
+  };
   const pidsV1 = mounts.find((m) => m.version === 1 && m.controllers.includes("pids"));
   const memV1 = mounts.find((m) => m.version === 1 && m.controllers.includes("memory"));
   const v2 = mounts.find((m) => m.version === 2);
   const pidsDir = pidsV1 ? dirFor(pidsV1, ownPaths.get("pids")) : v2 ? dirFor(v2, ownPaths.get("")) : null;
   if (pidsDir) {
-    plan.dirs.push(pidsDir);
+    add(pidsDir, pidsV1 ? 1 : 2);
     plan.writes.push({ dir: pidsDir, file: "pids.max", value: String(limits.maxProcesses) });
     plan.capsProcesses = true;
   }
   const memDir = memV1 ? dirFor(memV1, ownPaths.get("memory")) : pidsV1 ? null : pidsDir;
   if (memDir) {
-    if (!plan.dirs.includes(memDir)) plan.dirs.push(memDir);
+    add(memDir, memV1 ? 1 : 2);
     const file = memV1 ? "memory.limit_in_bytes" : "memory.max";
     plan.writes.push({ dir: memDir, file, value: String(limits.maxMemoryBytes) });
     plan.capsMemory = true;
@@ -96,18 +104,48 @@ export function planCgroup(
 }
 
 export interface Cgroup {
-  /** `cgroup.procs` files the launcher writes its pid into before exec'ing bwrap. */
-  procsFiles: string[];
+  /** The files the launcher writes "0" into before exec'ing bwrap (`CgroupPlan.joins`). */
+  joinFiles: string[];
   capsProcesses: boolean;
   capsMemory: boolean;
-  remove(): void;
+  /**
+   * Removes the directories once their last process is gone, waiting without blocking (the last
+   * processes of a pid namespace are reaped asynchronously); gives up after a while and leaves the
+   * rest to `sweepStaleCgroups` of a later start. Resolves when done either way.
+   */
+  remove(): Promise<void>;
 }
+
+const CGROUP_PREFIX = "toolrt-sandbox-";
+/**
+ * `toolrt-sandbox-<pid namespace>-<pid of the creator>-<random>`: a later start tells whose it was,
+ * and judges only its own pid namespace's (a pid means nothing in another, e.g. a container sharing
+ * the hierarchy).
+ */
+const CGROUP_NAME = /^toolrt-sandbox-(\d+)-(\d+)-[0-9a-f]{8}$/;
+const REMOVE_PATIENCE_MS = 2_000;
+
+let ownPidNamespace: string | undefined;
+function pidNamespace(): string {
+  if (ownPidNamespace === undefined) {
+    try {
+      ownPidNamespace = /\d+/.exec(readlinkSync("/proc/self/ns/pid"))?.[0] ?? "0";
+    } catch {
+      ownPidNamespace = "0";
+    }
+  }
+  return ownPidNamespace;
+}
+
+export const cgroupName = () =>
+  `${CGROUP_PREFIX}${pidNamespace()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
 
 /**
  * Creates the cgroup(s); returns null when this process may not (no writable hierarchy, controller
- * not enabled). Whatever was created is removed again on failure.
+ * not enabled). Whatever was created is removed again on failure. Leftovers of dead toolrt
+ * processes next to it are removed first.
  */
-export function createCgroup(limits: SandboxLimits, name: string): Cgroup | null {
+export function createCgroup(limits: SandboxLimits, name = cgroupName()): Cgroup | null {
   let plan: CgroupPlan;
   try {
     plan = planCgroup(
@@ -119,9 +157,10 @@ export function createCgroup(limits: SandboxLimits, name: string): Cgroup | null
   } catch {
     return null;
   }
+  sweepStaleCgroups(plan.dirs.map((dir) => dirname(dir)));
   const created: string[] = [];
-  const remove = () => {
-    for (const dir of created.reverse()) removeCgroupDir(dir);
+  const remove = async () => {
+    for (const dir of created.splice(0).reverse()) await removeCgroupDir(dir);
   };
   try {
     for (const dir of plan.dirs) {
@@ -130,45 +169,71 @@ export function createCgroup(limits: SandboxLimits, name: string): Cgroup | null
     }
     for (const w of plan.writes) writeFileSync(join(w.dir, w.file), w.value);
   } catch {
-    remove();
+    void remove();
     return null;
   }
   if (!plan.capsProcesses) {
-    remove();
+    void remove();
     return null;
   }
-  return {
-    procsFiles: plan.dirs.map((d) => join(d, "cgroup.procs")),
-    capsProcesses: plan.capsProcesses,
-    capsMemory: plan.capsMemory,
-    remove,
-  };
+  return { joinFiles: plan.joins, capsProcesses: plan.capsProcesses, capsMemory: plan.capsMemory, remove };
 }
 
-/** rmdir, retrying briefly: the last processes of a pid namespace are reaped asynchronously. */
-function removeCgroupDir(dir: string): void {
-  for (let attempt = 0; attempt < 250; attempt++) {
+/**
+ * Removes the sandbox cgroups left below `parents` by toolrt processes of this pid namespace that are
+ * gone (killed before their cleanup ran). rmdir only ever removes an empty cgroup, so a busy one stays.
+ */
+export function sweepStaleCgroups(parents: string[]): void {
+  for (const parent of new Set(parents)) {
+    let names: string[];
     try {
-      rmdirSync(dir);
-      return;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") return;
-      if (code !== "EBUSY") return;
-      Bun.sleepSync(2);
+      names = readdirSync(parent).filter((n) => n.startsWith(CGROUP_PREFIX));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const [, namespace, creator] = CGROUP_NAME.exec(name) ?? [];
+      const pid = Number(creator);
+      if (namespace !== pidNamespace() || !pid || pid === process.pid || isAlive(pid)) continue;
+      try {
+        rmdirSync(join(parent, name));
+      } catch {
+        // still busy, or gone: a later sweep tries again
+      }
     }
   }
 }
 
+/** rmdir, retried on EBUSY with a growing pause, never blocking the event loop. */
+async function removeCgroupDir(dir: string): Promise<void> {
+  const deadline = Date.now() + REMOVE_PATIENCE_MS;
+  for (let pause = 1;; pause = Math.min(pause * 2, 50)) {
+    try {
+      rmdirSync(dir);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EBUSY" || Date.now() > deadline) return;
+    }
+    await Bun.sleep(pause);
+  }
+}
+
 /**
- * The launcher that puts itself into the cgroup(s), then execs the rest of its arguments. A failed
- * write exits 125 before anything runs.
+ * The launcher that puts itself into the cgroup(s), then execs the rest of its arguments; children
+ * are born inside, so nothing of the sandbox ever runs uncapped. A failed write exits 125 before
+ * anything runs.
+ *
+ * It writes "0" (itself) and, on cgroup v1, into `tasks` rather than `cgroup.procs`: moving the
+ * calling thread alone skips the kernel's global threadgroup lock, whose first writer in a while
+ * waits for an RCU grace period (measured: 12 ms against 26 µs). The shell is single-threaded, so
+ * its one thread is the whole process. v2 has no such file for a domain cgroup (`cgroup.threads`
+ * refuses a move between domains) and keeps `cgroup.procs`.
  */
-export function cgroupLauncher(procsFiles: string[]): string[] {
+export function cgroupLauncher(joinFiles: string[]): string[] {
   const script =
-    'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; ' +
+    'n=$1; shift; while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit 125; shift; n=$((n-1)); done; ' +
     'exec "$@"';
-  return ["/bin/sh", "-c", script, "toolrt-sandbox-cgroup", String(procsFiles.length), ...procsFiles];
+  return ["/bin/sh", "-c", script, "toolrt-sandbox-cgroup", String(joinFiles.length), ...joinFiles];
 }
 
 /** `prlimit` run inside the sandbox, for callers without a writable cgroup. */

@@ -82,6 +82,9 @@ export function planMounts(
   for (const path of scan.aliasesOfDenied) {
     mounts.push({ op: "mask-file", path, why: "hard link to a read-denied file" });
   }
+  for (const path of scan.linkedOutsideDirs) {
+    mounts.push({ op: "ro-bind", path, why: "every file in it is hard-linked outside the writable roots" });
+  }
   for (const path of scan.linkedOutside) {
     if (denied.has(path) || coveredByReadOnly(path, mounts)) continue;
     mounts.push({ op: "ro-bind", path, why: "hard link to a file outside the writable roots" });

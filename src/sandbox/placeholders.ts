@@ -21,6 +21,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isAlive } from "./alive.ts";
 import type { Placeholder } from "./mount-plan.ts";
 
 const LOCK_TIMEOUT_MS = 5_000;
@@ -69,7 +70,8 @@ export class PlaceholderRegistry {
       this.lease = null;
       if (this.liveLeases() > 0) return;
       const left = new Set<string>();
-      for (const path of this.recorded()) if (!removeIfEmpty(path)) left.add(path);
+      // Children first: runs that overlapped can leave a placeholder directory holding placeholders.
+      for (const path of [...this.recorded()].sort().reverse()) if (!removeIfEmpty(path)) left.add(path);
       this.record(left);
     });
   }
@@ -116,16 +118,6 @@ export class PlaceholderRegistry {
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -1,6 +1,7 @@
 /** Spawning a wrapped command and waiting for it: the I/O half next to `wrapCommand`. */
 import type { Denial } from "./proxy.ts";
 import { exitStatus } from "./exit-status.ts";
+import { timingMark } from "./timing.ts";
 import type { WrappedCommand } from "./wrap.ts";
 
 export interface SandboxRunResult {
@@ -23,6 +24,7 @@ export async function runWrapped(
   let proc: ReturnType<typeof Bun.spawn> | undefined;
   try {
     proc = Bun.spawn(wrapped.argv, { env: wrapped.env, stdio: [...stdio, ...wrapped.extraStdio] });
+    timingMark("run:spawned");
     wrapped.attach(proc as unknown as { stdio: Array<number | null | undefined> });
     for (const [signal, handler] of handlers) process.on(signal, handler);
     const [code, stdout, stderr] = await Promise.all([
@@ -30,6 +32,7 @@ export async function runWrapped(
       collect(proc.stdout),
       collect(proc.stderr),
     ]);
+    timingMark("run:exited");
     return {
       exitCode: exitStatus(code, proc.signalCode),
       denials: [...(wrapped.network?.denials ?? [])],
@@ -38,7 +41,8 @@ export async function runWrapped(
     };
   } finally {
     for (const [signal, handler] of handlers) process.off(signal, handler);
-    wrapped.cleanup();
+    await wrapped.cleanup();
+    timingMark("run:cleaned");
   }
 }
 

@@ -3,13 +3,14 @@
  * (scan, placeholders, cgroup, seccomp file, proxy) and returns the argv, environment and extra
  * descriptors, plus `cleanup`. The builders it calls (mount plan, bwrap args, SBPL) are pure.
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
 import { detectSandbox, type SandboxAvailability } from "./detect.ts";
 import { scrubEnv } from "./env.ts";
-import { cgroupLauncher, createCgroup, prlimitPrefix } from "./limits.ts";
+import { type Cgroup, cgroupLauncher, createCgroup, prlimitPrefix } from "./limits.ts";
 import { type MountPlan, planMounts } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
 import { PlaceholderRegistry } from "./placeholders.ts";
@@ -17,7 +18,8 @@ import type { SandboxProfile } from "./profile.ts";
 import { sbplProfile } from "./sbpl.ts";
 import { ScanLimitError, scanWritableRoots } from "./scan.ts";
 import { seccompProgram } from "./seccomp.ts";
-import { type NetworkSession, startNetwork } from "./network.ts";
+import type { NetworkSession } from "./network.ts";
+import { timingMark } from "./timing.ts";
 
 /** No sandbox on this machine (bwrap missing, user namespaces off ...). */
 export class SandboxUnavailableError extends Error {
@@ -37,6 +39,11 @@ export interface WrapOptions {
   cwd: string;
   env?: Record<string, string | undefined>;
   availability?: SandboxAvailability;
+  /**
+   * A cgroup the caller owns and shares between its runs (null: none could be made); the run
+   * neither creates nor removes one then. Absent: the run makes its own and removes it in cleanup.
+   */
+  cgroup?: Cgroup | null;
 }
 
 export interface WrappedCommand {
@@ -53,8 +60,12 @@ export interface WrappedCommand {
   processCap: string;
   /** Hands the spawned process to the network bridge (its channel is extraStdio's "pipe"). */
   attach(spawned: { stdio: Array<number | null | undefined> }): void;
-  /** Removes the run's temp dir, placeholders, cgroup; stops the proxy. Idempotent. */
-  cleanup(): void;
+  /**
+   * Stops the proxy and releases the placeholders at once; removes the run's temp dir (which the
+   * command may have filled) and its own cgroup (once the last process is reaped) without blocking.
+   * Resolves when all is done; never rejects. Idempotent.
+   */
+  cleanup(): Promise<void>;
 }
 
 /**
@@ -64,7 +75,7 @@ export interface WrappedCommand {
  * @example
  * const wrapped = await wrapCommand(profile, ["npm", "test"], { cwd: profile.workspace });
  * const proc = Bun.spawn(wrapped.argv, { env: wrapped.env, stdio: ["inherit", "inherit", "inherit", ...wrapped.extraStdio] });
- * wrapped.attach(proc); await proc.exited; wrapped.cleanup();
+ * wrapped.attach(proc); await proc.exited; await wrapped.cleanup();
  */
 export async function wrapCommand(
   profile: SandboxProfile,
@@ -74,24 +85,30 @@ export async function wrapCommand(
   const availability = options.availability ?? detectSandbox();
   if (!availability.available) throw new SandboxUnavailableError(availability.reason);
   if (argv.length === 0) throw new SandboxRefusedError(["no command given"]);
-  const cleanups: Array<() => void> = [];
-  const cleanup = () => {
+  const cleanups: Array<() => void | Promise<void>> = [];
+  const cleanup = async () => {
+    const pending: Array<Promise<void>> = [];
     for (const fn of cleanups.splice(0).reverse()) {
       try {
-        fn();
+        const done = fn();
+        if (done) pending.push(done.catch(() => {}));
       } catch {
         // best effort: one failed step must not keep the others from running
       }
     }
+    await Promise.all(pending);
   };
   try {
     const runDir = mkdtempSync(join(tmpdir(), "toolrt-sbx-"));
-    cleanups.push(() => rmSync(runDir, { recursive: true, force: true }));
+    cleanups.push(() => rm(runDir, { recursive: true, force: true }));
     const tempDir = join(runDir, "tmp");
     mkdirSync(tempDir, { mode: 0o700 });
     const scrubbed = scrubEnv(options.env ?? process.env, profile.unsetEnvPatterns);
     const env = { ...scrubbed.env, TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir };
-    const network = profile.allowNet.length > 0 ? await startNetwork(profile.allowNet, availability) : null;
+    // The proxy's modules load only for a run that has network at all.
+    const network = profile.allowNet.length > 0
+      ? await (await import("./network.ts")).startNetwork(profile.allowNet, availability)
+      : null;
     if (network) {
       cleanups.push(() => network.stop());
       Object.assign(env, network.env);
@@ -108,9 +125,9 @@ export async function wrapCommand(
         attach: () => {},
       };
     }
-    return linuxCommand(profile, argv, options.cwd, availability, runDir, tempDir, cleanups, base);
+    return linuxCommand(profile, argv, options, availability, runDir, tempDir, cleanups, base);
   } catch (error) {
-    cleanup();
+    await cleanup();
     throw error;
   }
 }
@@ -118,7 +135,7 @@ export async function wrapCommand(
 function linuxCommand(
   profile: SandboxProfile,
   argv: string[],
-  cwd: string,
+  options: WrapOptions,
   availability: Extract<SandboxAvailability, { kind: "bwrap" }>,
   runDir: string,
   tempDir: string,
@@ -129,6 +146,7 @@ function linuxCommand(
   registry.acquire();
   cleanups.push(() => registry.release());
 
+  timingMark("wrap:registry");
   let scan;
   try {
     scan = scanWritableRoots(profile.writableRoots, profile.denyRead);
@@ -136,9 +154,11 @@ function linuxCommand(
     if (error instanceof ScanLimitError) throw new SandboxRefusedError([`hard-link scan: ${error.message}`]);
     throw error;
   }
+  timingMark("wrap:scan");
   const plan = planMounts(profile, { kind: entryKind }, scan, tempDir);
   if (plan.refusals.length) throw new SandboxRefusedError(plan.refusals);
   registry.create(plan.placeholders);
+  timingMark("wrap:placeholders");
 
   const emptyFile = join(runDir, "empty");
   const emptyDir = join(runDir, "empty.d");
@@ -148,12 +168,15 @@ function linuxCommand(
   writeFileSync(seccompPath, seccompProgram(availability.seccompArch));
   const seccompFd = openSync(seccompPath, "r");
   cleanups.push(() => closeSync(seccompFd));
+  timingMark("wrap:seccomp");
 
-  const cgroup = createCgroup(
-    profile.limits,
-    `toolrt-sandbox-${process.pid}-${crypto.randomUUID().slice(0, 8)}`,
-  );
-  if (cgroup) cleanups.push(() => cgroup.remove());
+  let cgroup = options.cgroup;
+  if (cgroup === undefined) {
+    const own = createCgroup(profile.limits);
+    if (own) cleanups.push(() => own.remove());
+    cgroup = own;
+  }
+  timingMark("wrap:cgroup");
   const isRoot = process.getuid?.() === 0;
   const needsRlimit = !cgroup || !cgroup.capsMemory;
   if (!cgroup && isRoot) {
@@ -173,14 +196,14 @@ function linuxCommand(
   ];
   const outer = bwrapArgs(plan, {
     bwrapPath: availability.bwrapPath,
-    cwd,
+    cwd: options.cwd,
     emptyFile,
     emptyDir,
     seccompFd: 3,
   });
   return {
     ...base,
-    argv: [...(cgroup ? cgroupLauncher(cgroup.procsFiles) : []), ...outer, ...inner],
+    argv: [...(cgroup ? cgroupLauncher(cgroup.joinFiles) : []), ...outer, ...inner],
     extraStdio: base.network ? [seccompFd, "pipe"] : [seccompFd],
     plan,
     processCap: cgroup ? "cgroup" : "rlimit",

@@ -4,8 +4,9 @@
  * corrections, words joined across a space). Each layer can be switched off to measure its gain.
  */
 import type { QueryGroup, SearchIndex, WeightedTerm } from "./index.ts";
+import { derivedTerms, negatedTerm } from "./morphology.ts";
 import { synonymsOf } from "./synonyms.ts";
-import { expandAbbreviation, isStopWord, stem, surfaceWords } from "./tokenize.ts";
+import { baseWords, isStopWord, stem, surfaceWords } from "./tokenize.ts";
 import { TypoCorrector } from "./typo.ts";
 
 export interface SearchLayers {
@@ -13,9 +14,34 @@ export interface SearchLayers {
   typos: boolean;
   /** "on call" also tries "oncall", "data source" "datasource", when the tools use that word. */
   joinedWords: boolean;
+  /** Derived and compound words: "watch" also tries "watcher", "subfolder" "folder". */
+  morphology: boolean;
+  /** Re-ranking on the request's action against the tool's name verb. */
+  intent: boolean;
+  /** Re-ranking on the request's objects against the tool's name words. */
+  nameMatch: boolean;
+  /** Re-ranking on the servers the request names. */
+  servers: boolean;
 }
 
-export const ALL_LAYERS: SearchLayers = { synonyms: true, typos: true, joinedWords: true };
+export const ALL_LAYERS: SearchLayers = {
+  synonyms: true,
+  typos: true,
+  joinedWords: true,
+  morphology: true,
+  intent: true,
+  nameMatch: true,
+  servers: true,
+};
+
+/** The query as groups of weighted terms, and where each group came from. */
+export interface ExpandedQuery {
+  groups: QueryGroup[];
+  /** Lower-case words of the query, two-word idioms joined ("look up" → "lookup"). */
+  words: string[];
+  /** For each group, the index in `words` of the word it stands for. */
+  origins: number[];
+}
 
 /** Two-word phrases models use for one verb. */
 const IDIOMS: Record<string, string> = {
@@ -32,9 +58,15 @@ const IDIOMS: Record<string, string> = {
   "spin up": "create",
   "tear down": "delete",
   "logged in": "authenticated",
+  "shut down": "shutdown",
 };
 
 const TYPO_WEIGHT = [1, 0.8, 0.6];
+
+/** How much a derived or compound word counts against the word typed. */
+const DERIVED_WEIGHT = 0.8;
+/** How much the word after a negation still counts when the tools have its `un-` word. */
+const NEGATED_WEIGHT = 0.5;
 
 const correctors = new WeakMap<SearchIndex, TypoCorrector>();
 
@@ -48,20 +80,33 @@ export function expandQuery(
   text: string,
   index: SearchIndex,
   layers: SearchLayers = ALL_LAYERS,
-): QueryGroup[] {
+): ExpandedQuery {
   const words = joinIdioms(surfaceWords(text));
-  const groups: WeightedTerm[][] = [];
+  const groups: QueryGroup[] = [];
+  const origins: number[] = [];
   words.forEach((surface, at) => {
     const joined = layers.joinedWords ? joinedWord(words, at, index) : undefined;
-    for (const word of expandAbbreviation(surface)) {
+    for (const word of baseWords(surface)) {
       if (isStopWord(word)) continue;
       const group = alternativesOf(word, index, layers);
+      if (layers.morphology) {
+        for (const term of derivedTerms(words, at, index)) group.push({ term, weight: DERIVED_WEIGHT });
+        const negated = negatedTerm(words, at, index);
+        // "not staged" means the tools' "unstaged": that is what was typed, the word itself less so.
+        if (negated) {
+          for (const alternative of group) alternative.weight *= NEGATED_WEIGHT;
+          group.unshift({ term: negated, weight: 1 });
+        }
+      }
       // The model wrote one word of the tools' as two ("on call"): that word is what was typed.
       if (joined) group.unshift({ term: joined, weight: 1 });
-      groups.push(group);
+      const known = keepKnown(group, index);
+      if (known.length === 0) continue;
+      groups.push(known);
+      origins.push(at);
     }
   });
-  return groups.map((group) => keepKnown(group, index)).filter((group) => group.length > 0);
+  return { groups, words, origins };
 }
 
 /** The tools' term for this word joined with the one or two words before it ("who am i"), if any. */

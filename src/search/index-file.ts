@@ -13,22 +13,35 @@ interface Header {
   terms: string[];
   words: string[];
   postings: number;
+  servers: string[];
+  nameTerms: number;
 }
 
 /** Every array starts on a multiple of 8 bytes, so each can be viewed in place. */
 const ALIGN = 8;
 
 export function encodeIndex(tool: ToolIndex): Uint8Array {
-  const { names, postings, words } = tool.index;
+  const { names, postings, facts, words } = tool.index;
   const header: Header = {
     names: [...names],
     aliases: tool.aliases.map((list) => [...list]),
     terms: [...postings.terms.keys()],
     words: [...words],
     postings: postings.docs.length,
+    servers: [...facts.servers],
+    nameTerms: facts.nameTerms.length,
   };
   const json = new TextEncoder().encode(JSON.stringify(header));
-  const arrays = [postings.idf, postings.starts, postings.docs, postings.tfs];
+  const arrays = [
+    postings.idf,
+    postings.starts,
+    postings.docs,
+    postings.tfs,
+    facts.nameStarts,
+    facts.nameTerms,
+    facts.serverIds,
+    facts.actions,
+  ];
   const offsets: number[] = [];
   let size = padded(4 + json.length);
   for (const array of arrays) {
@@ -61,8 +74,14 @@ export function decodeIndex(bytes: Uint8Array): ToolIndex {
   const starts = take((o) => new Int32Array(buffer, o, termCount + 1), (termCount + 1) * 4);
   const docs = take((o) => new Int32Array(buffer, o, header.postings), header.postings * 4);
   const tfs = take((o) => new Float32Array(buffer, o, header.postings), header.postings * 4);
+  const toolCount = header.names.length;
+  const nameStarts = take((o) => new Int32Array(buffer, o, toolCount + 1), (toolCount + 1) * 4);
+  const nameTerms = take((o) => new Int32Array(buffer, o, header.nameTerms), header.nameTerms * 4);
+  const serverIds = take((o) => new Int32Array(buffer, o, toolCount), toolCount * 4);
+  const actions = take((o) => new Uint16Array(buffer, o, toolCount), toolCount * 2);
   const terms = new Map(header.terms.map((term, id) => [term, id]));
-  const index = new SearchIndex(header.names, { terms, starts, docs, tfs, idf }, header.words);
+  const facts = { nameStarts, nameTerms, actions, serverIds, servers: header.servers };
+  const index = new SearchIndex(header.names, { terms, starts, docs, tfs, idf }, facts, header.words);
   return new ToolIndex(index, header.aliases);
 }
 

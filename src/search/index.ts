@@ -5,7 +5,8 @@
  * an argument description, and repeating it across fields does not add up without bound.
  */
 import type { SearchDocument } from "./document.ts";
-import { expandAbbreviation, isStopWord, stem } from "./tokenize.ts";
+import { baseWords, isStopWord, stem } from "./tokenize.ts";
+import { type ToolFacts, ToolFactsBuilder } from "./tool-facts.ts";
 import { TermBuffer, WordTable } from "./word-table.ts";
 
 type Field = Exclude<keyof SearchDocument, "name">;
@@ -62,6 +63,7 @@ export interface Postings {
 export class SearchIndex {
   readonly names: readonly string[];
   readonly postings: Postings;
+  readonly facts: ToolFacts;
   /** Lower-case words of the tools' texts (what typo correction and joined words match against). */
   readonly words: readonly string[];
   private surfaceMap: Map<string, string> | undefined;
@@ -72,9 +74,10 @@ export class SearchIndex {
   private readonly touched: Int32Array;
   private readonly groupTouched: Int32Array;
 
-  constructor(names: readonly string[], postings: Postings, words: readonly string[]) {
+  constructor(names: readonly string[], postings: Postings, facts: ToolFacts, words: readonly string[]) {
     this.names = names;
     this.postings = postings;
+    this.facts = facts;
     this.words = words;
     this.groupScores = new Float64Array(names.length);
     this.totals = new Float64Array(names.length);
@@ -88,7 +91,7 @@ export class SearchIndex {
     if (!this.surfaceMap) {
       this.surfaceMap = new Map();
       for (const word of this.words) {
-        for (const part of expandAbbreviation(word)) {
+        for (const part of baseWords(word)) {
           if (!isStopWord(part)) this.surfaceMap.set(part, stem(part));
         }
       }
@@ -176,10 +179,13 @@ export function buildSearchIndex(documents: readonly SearchDocument[]): SearchIn
   const fieldCount = FIELD_NAMES.length;
   /** Where each (document, field)'s term ids end in `ids`. */
   const ends = new Int32Array(documents.length * fieldCount);
+  const facts = new ToolFactsBuilder(table.termNames);
   documents.forEach((doc, d) => {
     FIELD_NAMES.forEach((field, f) => {
+      const start = ids.length;
       table.scan(doc[field], ids);
       ends[d * fieldCount + f] = ids.length;
+      if (field === "toolName") facts.add(ids.ids, start, ids.length, doc.server);
     });
   });
   const termCount = table.termCount;
@@ -234,6 +240,7 @@ export function buildSearchIndex(documents: readonly SearchDocument[]): SearchIn
   return new SearchIndex(
     documents.map((d) => d.name),
     { terms: table.termIds, starts, docs, tfs, idf },
+    facts.finish(),
     table.words,
   );
 }

@@ -46,7 +46,29 @@ const ABBREVIATIONS: Record<string, string[]> = {
   args: ["arguments"],
   param: ["parameter"],
   params: ["parameters"],
+  // Shell commands name what they do.
+  mkdir: ["make", "directory"],
+  rmdir: ["remove", "directory"],
+  rm: ["remove"],
+  ls: ["list"],
+  mv: ["move"],
+  cp: ["copy"],
+  grep: ["search"],
+  pwd: ["current", "directory"],
 };
+
+/** Irregular verb forms Porter's rules leave alone, to their base form: "who wrote it", "sent". */
+const IRREGULAR_FORMS: Record<string, string[]> = Object.fromEntries(
+  ("sent:send wrote:write written:write ran:run built:build made:make began:begin begun:begin found:find " +
+    "got:get gotten:get gave:give given:give took:take taken:take chose:choose chosen:choose froze:freeze " +
+    "frozen:freeze broke:break shown:show seen:see saw:see did:do went:go gone:go kept:keep " +
+    "lost:lose paid:pay sold:sell bought:buy told:tell thought:think brought:bring led:lead " +
+    "spent:spend split:split shut:shut set:set put:put read:read")
+    .split(" ").map((pair) => {
+      const [form, base] = pair.split(":") as [string, string];
+      return [form, [base]];
+    }),
+);
 
 const stemCache = new Map<string, string>();
 
@@ -94,7 +116,7 @@ export const LOWER = 1;
 export const UPPER = 2;
 export const DIGIT = 3;
 
-const ASCII_KINDS = Uint8Array.from({ length: 128 }, (_, code) => {
+export const ASCII_KINDS = Uint8Array.from({ length: 128 }, (_, code) => {
   if (code >= 97 && code <= 122) return LOWER;
   if (code >= 65 && code <= 90) return UPPER;
   if (code >= 48 && code <= 57) return DIGIT;
@@ -118,15 +140,15 @@ export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
 
-/** The words a surface word stands for: itself, or its spelled-out form. */
-export function expandAbbreviation(word: string): readonly string[] {
-  return ABBREVIATIONS[word] ?? [word];
+/** The words a surface word stands for: itself, its spelled-out form, or an irregular verb's base. */
+export function baseWords(word: string): readonly string[] {
+  return ABBREVIATIONS[word] ?? IRREGULAR_FORMS[word] ?? [word];
 }
 
 /** Search terms of one lower-case word: its abbreviation spelled out, stop words dropped, stemmed. */
 export function analyzeWord(surface: string): string[] {
   const terms: string[] = [];
-  for (const word of expandAbbreviation(surface)) if (!isStopWord(word)) terms.push(stem(word));
+  for (const word of baseWords(surface)) if (!isStopWord(word)) terms.push(stem(word));
   return terms;
 }
 

@@ -9,8 +9,11 @@
 import type { AnyTool } from "../tool/types.ts";
 import { type SearchDocument, toolDocument } from "./document.ts";
 import { ALL_LAYERS, expandQuery, type SearchLayers } from "./expand.ts";
-import { buildSearchIndex, SearchIndex } from "./index.ts";
+import { buildSearchIndex, type ScoredDoc, SearchIndex } from "./index.ts";
+import { queryIntent } from "./intent.ts";
 import { parseQuery } from "./query.ts";
+import { CANDIDATES, rerank, RERANK_WEIGHTS, type RerankQuery, type RerankWeights } from "./rerank.ts";
+import { analyzeWord } from "./tokenize.ts";
 
 export interface SearchHit {
   name: string;
@@ -59,7 +62,12 @@ export class ToolIndex {
     return this.index.names;
   }
 
-  search(query: string, limit = 5, layers: SearchLayers = ALL_LAYERS): SearchOutcome {
+  search(
+    query: string,
+    limit = 5,
+    layers: SearchLayers = ALL_LAYERS,
+    weights: RerankWeights = RERANK_WEIGHTS,
+  ): SearchOutcome {
     const parsed = parseQuery(query);
     if (parsed.kind === "select") return this.select(parsed.names);
     const { names } = this;
@@ -67,8 +75,8 @@ export class ToolIndex {
     const unmatchedRequired = filter?.unmatched ?? [];
     if (unmatchedRequired.length > 0) return { hits: [], missing: [], unmatchedRequired };
     const allowed = filter?.allowed;
-    const groups = expandQuery(parsed.text, this.index, layers);
-    let ranked = this.index.search(groups, limit, allowed);
+    const { query: understood, candidates } = this.candidates(parsed.text, layers, allowed);
+    let ranked = rerank(this.index, understood, candidates, layerWeights(weights, layers)).slice(0, limit);
     if (ranked.length === 0 && allowed) {
       // Words no tool of that name uses: the name filter alone, in pool order.
       ranked = names.flatMap((_, doc) => allowed[doc] ? [{ doc, score: 1 }] : []).slice(0, limit);
@@ -76,6 +84,23 @@ export class ToolIndex {
     const best = ranked[0]?.score ?? 1;
     const hits = ranked.map(({ doc, score }) => ({ name: names[doc]!, score: round(score / best) }));
     return { hits, missing: [], unmatchedRequired: [] };
+  }
+
+  /** BM25F's best candidates for the query text, and what the re-ranker reads of the query. */
+  candidates(
+    text: string,
+    layers: SearchLayers = ALL_LAYERS,
+    allowed?: Uint8Array,
+  ): { query: RerankQuery; candidates: ScoredDoc[] } {
+    const { groups, words, origins } = expandQuery(text, this.index, layers);
+    const intent = queryIntent(words);
+    const query: RerankQuery = {
+      groups,
+      objects: origins.map((at) => at !== intent.at),
+      actions: intent.actions,
+      stems: words.flatMap(analyzeWord),
+    };
+    return { query, candidates: this.index.search(groups, CANDIDATES, allowed) };
   }
 
   /**
@@ -113,6 +138,17 @@ export class ToolIndex {
     }
     return { hits, missing, unmatchedRequired: [] };
   }
+}
+
+/** The weights of the layers switched off are zero. */
+function layerWeights(weights: RerankWeights, layers: SearchLayers): RerankWeights {
+  return {
+    action: layers.intent ? weights.action : 0,
+    coverage: layers.nameMatch ? weights.coverage : 0,
+    precision: layers.nameMatch ? weights.precision : 0,
+    server: layers.servers ? weights.server : 0,
+    otherServer: layers.servers ? weights.otherServer : 0,
+  };
 }
 
 /** The first index whose value is above `at` (binary search over ascending values). */

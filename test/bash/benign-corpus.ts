@@ -1,18 +1,12 @@
-/** Locates the benign command corpus in the shared folder beside the repository (or a worktree of it). */
-import { existsSync, readFileSync } from "node:fs";
+/**
+ * The benign command corpus (real commands from tldr-pages and typical agent use; origin and license
+ * in fixtures/data/benign-commands.README.md), kept in the repository so a clean clone tests with it.
+ */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const ROOT = join(import.meta.dir, "../..");
-const CANDIDATES = [
-  process.env.TOOLRT_SHARED_DIR,
-  join(ROOT, "../shared"),
-  join(ROOT, "../../shared"),
-].filter((dir): dir is string => dir !== undefined);
+export const BENIGN_CORPUS = join(import.meta.dir, "../../fixtures/data/benign-commands.txt");
 
 export function benignCommands(): string[] {
-  const dir = CANDIDATES.find((d) => existsSync(join(d, "data/benign-commands.txt")));
-  if (!dir) {
-    throw new Error(`benign-commands.txt not found in ${CANDIDATES.join(", ")}; set TOOLRT_SHARED_DIR`);
-  }
-  return readFileSync(join(dir, "data/benign-commands.txt"), "utf8").split("\n").filter((l) => l !== "");
+  return readFileSync(BENIGN_CORPUS, "utf8").split("\n").filter((l) => l !== "");
 }

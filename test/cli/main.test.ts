@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import packageJson from "../../package.json" with { type: "json" };
+import { commandWordOf } from "../../src/cli/main.ts";
 import { runCli } from "../helpers/cli.ts";
 
 describe("toolrt (no subcommand logic)", () => {
@@ -43,5 +44,21 @@ describe("toolrt (no subcommand logic)", () => {
     const run = runCli(["--debug", "--deny", "Bash(", "tools"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("    at ");
+  });
+});
+
+describe("commandWordOf: which command module to load", () => {
+  test("skips global options and their values", () => {
+    expect(commandWordOf(["--cwd", "/w", "--deny", "Bash", "tools", "--json"])).toBe("tools");
+    expect(commandWordOf(["--no-color", "--claude-settings", "check", "Bash", "ls"])).toBe("check");
+    expect(commandWordOf(["--mode=plan", "run"])).toBe("run");
+  });
+  test("no command word: none", () => {
+    expect(commandWordOf(["--version"])).toBeUndefined();
+    expect(commandWordOf([])).toBeUndefined();
+    expect(commandWordOf(["--cwd", "tools"])).toBeUndefined();
+  });
+  test("a value that looks like a command after a value option is not taken for one", () => {
+    expect(commandWordOf(["--policy", "check", "tools"])).toBe("tools");
   });
 });

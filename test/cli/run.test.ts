@@ -47,3 +47,29 @@ describe("toolrt audit", () => {
     expect(run.stderr).toContain("--tail takes a whole number");
   });
 });
+
+describe("toolrt run: interruption", () => {
+  test("SIGINT stops a running Bash call; the result is printed and the output so far kept", async () => {
+    const { ws, state } = workspace();
+    const main = join(import.meta.dir, "../../src/cli/main.ts");
+    const input = JSON.stringify({ command: "echo started; sleep 30; echo never" });
+    const proc = Bun.spawn(
+      [process.execPath, main, "--cwd", ws, "--state-dir", state, "--allow", "Bash", "run", "Bash", input],
+      { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } },
+    );
+    // Progress goes to stderr: wait until the command has printed, then interrupt it as Ctrl-C would.
+    const reader = proc.stderr.getReader();
+    let seen = "";
+    while (!seen.includes("started")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    proc.kill("SIGINT");
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(out).toContain("Bash was interrupted by the user.");
+    expect(out).toContain("started");
+    expect(out).not.toContain("never");
+    expect(code).toBe(1);
+  });
+});

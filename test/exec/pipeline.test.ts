@@ -245,6 +245,31 @@ describe("run", () => {
     expect(out.isError).toBe(true);
     expect(text(out)).toContain("did not finish");
   });
+  test("a tool that ignores the abort is abandoned after the grace period, with the reason", async () => {
+    const stubborn = buildTool({
+      name: "Stubborn",
+      description: "",
+      prompt: () => "",
+      inputSchema: z.object({}),
+      isReadOnly: () => true,
+      interruptBehavior: () => "cancel",
+      call: () => new Promise<{ data: string }>(() => {}),
+    });
+    const { ctx, deps } = setup({ callTimeoutMs: 10 }, [stubborn]);
+    const out = await executeToolCall({ id: "t1", name: "Stubborn", input: {} }, ctx, deps);
+    expect(out.isError).toBe(true);
+    expect(text(out)).toBe(
+      "<tool_use_error>Stubborn did not finish within 0 s and was stopped.</tool_use_error>",
+    );
+  });
+  test("a stopped tool's partial result is kept, after the reason", async () => {
+    const { ctx, deps } = setup({ callTimeoutMs: 10 });
+    const out = await executeToolCall({ id: "t1", name: "HangCancel", input: {} }, ctx, deps);
+    expect(out.isError).toBe(true);
+    expect(text(out)).toBe(
+      "<tool_use_error>HangCancel did not finish within 0 s and was stopped.</tool_use_error>\nstopped",
+    );
+  });
   test("an interrupt stops a cancel tool at once", async () => {
     const { ctx, deps } = setup();
     const controller = new AbortController();

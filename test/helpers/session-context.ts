@@ -9,7 +9,8 @@ export function tempDir(prefix = "toolrt-test-"): string {
 }
 
 export function testContext(overrides: Partial<ToolContext> = {}): ToolContext {
-  const root = tempDir();
+  // A temp root only when the caller has not named both places.
+  const root = overrides.cwd && overrides.stateDir ? "" : tempDir();
   return {
     cwd: join(root, "ws"),
     additionalDirs: [],

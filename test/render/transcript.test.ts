@@ -1,5 +1,6 @@
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { z } from "zod";
+import { loadBashParser } from "../../src/bash/parser.ts";
 import type { Transcript } from "../../src/remote/transcript.ts";
 import { classifyCommand, exitCodeMeaning } from "../../src/render/bash.ts";
 import { renderTranscript } from "../../src/render/transcript.ts";
@@ -7,6 +8,9 @@ import { buildTool } from "../../src/tool/build-tool.ts";
 import type { AnyTool } from "../../src/tool/types.ts";
 
 const opts = { color: false, verbose: false, columns: 100 };
+
+// Shell commands are classified by the analyzer; `toolrt render` loads its parser first too.
+beforeAll(() => loadBashParser());
 
 const readTool: AnyTool = buildTool({
   name: "Read",

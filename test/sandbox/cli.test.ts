@@ -2,6 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { newProgram } from "../../src/cli/program.ts";
+import { register } from "../../src/cli/sandbox.ts";
+import { fastSandboxArgs } from "../../src/cli/sandbox-command.ts";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runCli } from "../helpers/cli.ts";
 
@@ -58,5 +61,66 @@ describe.skipIf(!detectSandbox().available)("toolrt sandbox with bwrap", () => {
       env: { KIT_VALUE: "x", PLAIN: "y" },
     });
     expect(run.stdout).toBe("[][y]\n");
+  });
+});
+
+describe("the compiled binary's sandbox entry reads plain lines without commander", () => {
+  /** What commander makes of `argv` (the action replaced, so nothing runs). */
+  function viaCommander(argv: string[]) {
+    const program = newProgram([register]);
+    let seen: { options: Record<string, unknown>; command: string[] } | undefined;
+    program.commands.find((c) => c.name() === "sandbox")!.action((command: string[], options) => {
+      seen = { options: { ...options }, command };
+    });
+    program.parse(argv, { from: "user" });
+    return seen;
+  }
+  const lines = [
+    ["sandbox", "--", "true"],
+    [
+      "sandbox",
+      "--workspace",
+      "/w",
+      "--deny-read",
+      "/a",
+      "--deny-read=/b",
+      "--unset-env",
+      "K_*",
+      "--",
+      "sh",
+      "-c",
+      "x",
+    ],
+    [
+      "sandbox",
+      "--allow-write",
+      "/x",
+      "--allow-net",
+      "h:1",
+      "--deny-write",
+      "/w/y",
+      "--allow-unsandboxed",
+      "--",
+      "a",
+    ],
+    ["sandbox", "--workspace", "/one", "--workspace", "/two", "--", "a", "--workspace", "--"],
+  ];
+  test.each(lines)("%j: the same options and command as commander", (...argv) => {
+    expect(fastSandboxArgs(argv)).toEqual(viaCommander(argv));
+  });
+  test("other shapes are left to commander", () => {
+    for (
+      const argv of [
+        ["sandbox", "true"],
+        ["sandbox", "--help"],
+        ["sandbox", "--cwd", "/x", "--", "true"],
+        ["sandbox", "--workspace", "--", "true"],
+        ["sandbox", "--"],
+        ["sandbox", "--typo", "--", "true"],
+        ["tools"],
+      ]
+    ) {
+      expect(fastSandboxArgs(argv)).toBeUndefined();
+    }
   });
 });

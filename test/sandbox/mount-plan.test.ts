@@ -11,7 +11,13 @@ const TMP = "/t/run/tmp";
 
 const profile = (over: Partial<SandboxProfile> = {}) => testProfile(WS, over);
 
-const noScan: ScanResult = { linkedOutside: [], aliasesOfDenied: [], nestedGitDirs: [], entries: 0 };
+const noScan: ScanResult = {
+  linkedOutside: [],
+  linkedOutsideDirs: [],
+  aliasesOfDenied: [],
+  nestedGitDirs: [],
+  entries: 0,
+};
 
 /** A fake disk: listed paths have the given kind, everything else is missing. */
 function disk(entries: Record<string, EntryKind>): FsView {
@@ -98,6 +104,17 @@ describe("planMounts", () => {
     expect(find(p.mounts, `${WS}/prelinked`)).toEqual(["ro-bind"]);
     expect(find(p.mounts, `${WS}/key-copy`)).toEqual(["mask-file"]);
     expect(find(p.mounts, `${WS}/.git/hooks/x`)).toEqual([]); // already under a read-only mount
+  });
+  test("a directory whose files are all linked outside is one read-only mount, not one per file", () => {
+    const p = planMounts(profile(), gitRepo, {
+      ...noScan,
+      linkedOutside: [`${WS}/nm/pkg/a.js`, `${WS}/nm/pkg/lib/b.js`, `${WS}/own-link`],
+      linkedOutsideDirs: [`${WS}/nm/pkg`],
+    }, TMP);
+    expect(find(p.mounts, `${WS}/nm/pkg`)).toEqual(["ro-bind"]);
+    expect(find(p.mounts, `${WS}/nm/pkg/a.js`)).toEqual([]);
+    expect(find(p.mounts, `${WS}/nm/pkg/lib/b.js`)).toEqual([]);
+    expect(find(p.mounts, `${WS}/own-link`)).toEqual(["ro-bind"]);
   });
   test("nested repositories get their hooks and config protected", () => {
     const p = planMounts(

@@ -22,6 +22,18 @@ describe("placeholders", () => {
     expect(existsSync(join(dir, ".zshrc"))).toBe(false);
     expect(existsSync(join(dir, ".vscode"))).toBe(false);
   });
+  test("overlapping runs: a placeholder directory holding placeholders goes too", () => {
+    const registry = join(dir, "registry4");
+    const first = new PlaceholderRegistry(registry);
+    const second = new PlaceholderRegistry(registry);
+    first.acquire();
+    first.create([{ path: join(dir, ".claude"), kind: "dir" }]);
+    second.acquire(); // planned after the first made .claude: its children are placeholders too
+    second.create([{ path: join(dir, ".claude", "agents"), kind: "dir" }]);
+    first.release();
+    second.release();
+    expect(existsSync(join(dir, ".claude"))).toBe(false);
+  });
   test("a placeholder that got content meanwhile is left alone", () => {
     const registry = new PlaceholderRegistry(join(dir, "registry2"));
     registry.acquire();

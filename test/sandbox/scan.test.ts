@@ -36,6 +36,28 @@ describe("scanWritableRoots", () => {
   test("two roots holding both links: nothing is linked outside", () => {
     expect(scanWritableRoots([ws, outside], []).linkedOutside).toEqual([join(ws, "key")]);
   });
+  test("directories whose every file is linked outside are reported, topmost only", () => {
+    expect(scan.linkedOutsideDirs).toEqual([join(ws, "sub dir")]); // its one file is linked outside
+    const pkg = join(dir, "pnpm-ws", "node_modules", "pkg");
+    mkdirSync(join(pkg, "lib"), { recursive: true });
+    mkdirSync(join(dir, "pnpm-ws", "node_modules", "empty"));
+    for (const name of ["index.js", "lib/util.js"]) {
+      writeFileSync(join(outside, name.replace("/", "-")), "x");
+      linkSync(join(outside, name.replace("/", "-")), join(pkg, name));
+    }
+    writeFileSync(join(dir, "pnpm-ws", "node_modules", ".modules.yaml"), "own file");
+    const objects = join(dir, "pnpm-ws", ".git", "objects", "ab");
+    mkdirSync(objects, { recursive: true });
+    writeFileSync(join(outside, "object"), "o");
+    linkSync(join(outside, "object"), join(objects, "cdef")); // git clone --local does this
+    const result = scanWritableRoots([join(dir, "pnpm-ws")], []);
+    expect(result.linkedOutsideDirs).toEqual([pkg]); // not .git/objects/ab: git adds objects there
+    expect(result.linkedOutside).toEqual([
+      join(objects, "cdef"),
+      join(pkg, "index.js"),
+      join(pkg, "lib", "util.js"),
+    ]);
+  });
   test("stops with an error beyond the entry limit instead of scanning partially", () => {
     expect(() => scanWritableRoots([ws], [], 3)).toThrow(ScanLimitError);
   });

@@ -25,6 +25,12 @@ describe("analyze", () => {
     expect(analyze("open a PR")).toEqual(analyze("open pull request"));
     expect(analyze("k8s pods")).toEqual(analyze("kubernetes pods"));
   });
+  test("shell commands and irregular verb forms meet the words tools use", () => {
+    expect(analyze("mkdir")).toEqual(analyze("make directory"));
+    expect(analyzeWord("rm")).toEqual(analyzeWord("remove"));
+    expect(analyzeWord("sent")).toEqual(analyzeWord("send"));
+    expect(analyzeWord("wrote")).toEqual(analyzeWord("write"));
+  });
   test("one word: abbreviation spelled out, stop word dropped, stemmed", () => {
     expect(analyzeWord("prs")).toEqual(["pull", "request"]);
     expect(analyzeWord("the")).toEqual([]);

@@ -4,6 +4,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyTool, ToolContext } from "../../src/tool/types.ts";
+import { testContext } from "../helpers/session-context.ts";
 
 const made: string[] = [];
 afterEach(() => {
@@ -18,17 +19,7 @@ export function tempDir(prefix = "toolrt-"): string {
 }
 
 export function makeContext(cwd: string, overrides: Partial<ToolContext> = {}): ToolContext {
-  return {
-    cwd,
-    additionalDirs: [],
-    stateDir: join(cwd, ".state"),
-    mode: "default",
-    invokedBy: "cli",
-    abortSignal: new AbortController().signal,
-    session: { readFiles: new Map(), todos: [] },
-    agent: { depth: 0 },
-    ...overrides,
-  };
+  return testContext({ cwd, stateDir: join(cwd, ".state"), ...overrides });
 }
 
 export type CallOutcome =

@@ -1,13 +1,20 @@
 /**
  * The `LaunchWrapper` that runs the process tools' commands in the sandbox: one profile for the
- * whole session (built once from the policy's `sandbox` settings and the workspace), a fresh wrap
- * per command (`wrapCommand`: temp dir, hard-link scan, placeholders, cgroup, proxy), the mode per
- * command from `sandboxModeFor`, and an explanation when a command fails because of the sandbox.
+ * whole session (built once from the policy's `sandbox` settings and the workspace), one cgroup for
+ * all of its commands (made at the first one, removed by `close()`), a fresh wrap per command
+ * (`wrapCommand`: temp dir, hard-link scan, placeholders, proxy), the mode per command from
+ * `sandboxModeFor`, and an explanation when a command fails because of the sandbox.
+ *
+ * The shared cgroup makes the process and memory caps apply to the session's sandboxed commands
+ * together (a fork bomb in a background task and one in the foreground share one `pids.max`), and
+ * takes the cgroup's creation and removal off every command's path.
  */
 import type { SandboxPolicy } from "../../policy/sandbox-policy.ts";
 import { detectSandbox, type SandboxAvailability } from "../../sandbox/detect.ts";
 import { explainSandboxFailure } from "../../sandbox/explain.ts";
+import { type Cgroup, createCgroup } from "../../sandbox/limits.ts";
 import { buildSandboxProfile } from "../../sandbox/profile.ts";
+import { timingMark } from "../../sandbox/timing.ts";
 import { SandboxRefusedError, wrapCommand } from "../../sandbox/wrap.ts";
 import type { LaunchWrapper, WrappedLaunch } from "./launch.ts";
 import { sandboxModeFor } from "./sandbox-mode.ts";
@@ -30,13 +37,18 @@ export interface SandboxedLaunchOptions {
   home?: string;
 }
 
+/** The wrapper, and `close()` for the end of its session: removes the shared cgroup. */
+export type SandboxedLauncher = LaunchWrapper & { close(): Promise<void> };
+
 /**
  * @example createBashTool({ wrapLaunch: sandboxedLaunch({ policy, workspace: cwd, onUnsandboxed: audit }) })
  */
-export function sandboxedLaunch(options: SandboxedLaunchOptions): LaunchWrapper {
+export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLauncher {
   const { policy } = options;
   const profile = buildSandboxProfile(policy, options.workspace, options.home ? { home: options.home } : {});
-  return async (launch, request): Promise<WrappedLaunch> => {
+  let cgroup: Cgroup | null | undefined;
+  let closed = false;
+  const wrap: LaunchWrapper = async (launch, request): Promise<WrappedLaunch> => {
     const availability = options.availability ?? detectSandbox();
     const mode = sandboxModeFor(request, policy, availability);
     if (mode.kind === "refused") throw new Error(mode.message);
@@ -44,9 +56,20 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): LaunchWrapper 
       options.onUnsandboxed?.({ command: request.command, cwd: launch.cwd, reason: mode.reason });
       return { ...launch, notices: mode.notices };
     }
+    timingMark("launch:start");
+    if (closed) throw new Error("The sandbox of this session has been closed; the command did not run.");
+    // Only where bwrap runs: a cgroup is Linux's, and made once (null: none possible, not retried).
+    if (availability.available && availability.kind === "bwrap" && cgroup === undefined) {
+      cgroup = createCgroup(profile.limits);
+    }
     let wrapped;
     try {
-      wrapped = await wrapCommand(profile, launch.argv, { cwd: launch.cwd, env: launch.env, availability });
+      wrapped = await wrapCommand(profile, launch.argv, {
+        cwd: launch.cwd,
+        env: launch.env,
+        availability,
+        ...(cgroup === undefined ? {} : { cgroup }),
+      });
     } catch (error) {
       if (!(error instanceof SandboxRefusedError)) throw error;
       throw new Error(
@@ -55,6 +78,7 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): LaunchWrapper 
         }. Ask the user to fix this (it is never run without the sandbox instead).`,
       );
     }
+    timingMark("launch:wrapped");
     const denials = wrapped.network?.denials ?? [];
     return {
       argv: wrapped.argv,
@@ -62,10 +86,19 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): LaunchWrapper 
       cwd: launch.cwd,
       extraStdio: wrapped.extraStdio,
       attach: wrapped.attach,
-      cleanup: wrapped.cleanup,
+      cleanup: async () => {
+        await wrapped.cleanup();
+        timingMark("launch:cleaned");
+      },
       notices: mode.notices,
       explainFailure: ({ output, exitCode }) =>
         explainSandboxFailure({ output, exitCode, cwd: launch.cwd, denials }, profile),
     };
   };
+  return Object.assign(wrap, {
+    close: async () => {
+      closed = true;
+      await cgroup?.remove();
+    },
+  });
 }

@@ -53,20 +53,22 @@ export async function runBash(
     onOutput: (stream, chunk) => reporting && report(stream, chunk),
   });
   const notices = launch.notices?.length ? { notices: launch.notices } : {};
-  const moveToBackground = () => {
+  /** `shown`: the output so far reached the model in this result, so TaskOutput starts after it. */
+  const moveToBackground = (shown: boolean) => {
     child.log.ensureFile();
     taskRegistryFor(ctx.session).add({
       id,
       kind: "bash",
       description: input.description,
       process: child,
-      readCursor: child.log.bytes,
+      readCursor: shown ? child.log.bytes : 0,
     });
   };
   if (input.run_in_background) {
     if (input.timeout !== undefined) child.setDeadline(input.timeout);
-    moveToBackground();
-    return { data: { ...snapshot(child), ...notices, backgroundTaskId: id, outputPath: child.log.path } };
+    // Nothing of the output is in this result: TaskOutput reads all of it, from the start.
+    moveToBackground(false);
+    return { data: { ...emptyOutput(), ...notices, backgroundTaskId: id, outputPath: child.log.path } };
   }
 
   const plan = foregroundPlan(input.timeout, settings.defaultTimeoutMs, settings.backgroundBudgetMs);
@@ -77,7 +79,7 @@ export async function runBash(
   try {
     const finished = await endsWithin(child, plan.backgroundAfterMs);
     if (!finished) {
-      moveToBackground();
+      moveToBackground(true);
       return {
         data: {
           ...snapshot(child),

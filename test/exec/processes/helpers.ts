@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { taskRegistryFor } from "../../../src/exec/processes/task-registry.ts";
 import type { ToolContext } from "../../../src/tool/types.ts";
+import { testContext as baseContext } from "../../helpers/session-context.ts";
 
 export interface TestContext extends ToolContext {
   /** Stops the session's tasks and removes the directories. */
@@ -12,16 +13,7 @@ export interface TestContext extends ToolContext {
 
 export function testContext(signal: AbortSignal = new AbortController().signal): TestContext {
   const root = mkdtempSync(join(tmpdir(), "toolrt-process-"));
-  const ctx: ToolContext = {
-    cwd: root,
-    additionalDirs: [],
-    stateDir: join(root, ".state"),
-    mode: "default",
-    invokedBy: "cli",
-    abortSignal: signal,
-    session: { readFiles: new Map(), todos: [] },
-    agent: { depth: 0 },
-  };
+  const ctx: ToolContext = baseContext({ cwd: root, stateDir: join(root, ".state"), abortSignal: signal });
   return {
     ...ctx,
     dispose: async () => {

@@ -6,7 +6,11 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sandboxedLaunch, type UnsandboxedRun } from "../../../src/exec/processes/sandboxed-launch.ts";
+import {
+  sandboxedLaunch,
+  type SandboxedLauncher,
+  type UnsandboxedRun,
+} from "../../../src/exec/processes/sandboxed-launch.ts";
 import { DEFAULT_SANDBOX_POLICY, type SandboxPolicy } from "../../../src/policy/sandbox-policy.ts";
 import { detectSandbox, type SandboxAvailability } from "../../../src/sandbox/detect.ts";
 import type { BashInput, BashOutput } from "../../../src/tools/bash/schema.ts";
@@ -25,7 +29,11 @@ const outsideRoot = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-outside-")))
 afterAll(() => rmSync(outsideRoot, { recursive: true, force: true }));
 
 let ctx: TestContext;
-afterEach(() => ctx?.dispose());
+const launchers: SandboxedLauncher[] = [];
+afterEach(async () => {
+  ctx?.dispose();
+  await Promise.all(launchers.splice(0).map((launcher) => launcher.close()));
+});
 
 interface Setup {
   policy?: Partial<SandboxPolicy>;
@@ -42,8 +50,10 @@ function tools(setup: Setup = {}) {
     onUnsandboxed: (run) => unsandboxed.push(run),
     ...(setup.availability ? { availability: setup.availability } : {}),
   });
+  launchers.push(wrapLaunch);
   const bash = createBashTool({ wrapLaunch, killGraceMs: 200 });
   return {
+    wrapLaunch,
     unsandboxed,
     exec: createExecCommandTool({ wrapLaunch, killGraceMs: 200 }),
     bash: async (input: BashInput) => {
@@ -154,6 +164,22 @@ describe.skipIf(!usable)("Bash in the sandbox", () => {
     expect(data.output).toContain("on-a-tty");
     expect(existsSync(target)).toBe(false);
     expect(data.note).toContain(`writing ${target} was blocked`);
+  });
+
+  test("the session's commands share one cgroup, which close() removes; no command runs after", async () => {
+    const { bash, wrapLaunch } = tools();
+    const group = async () => {
+      const { data } = await bash({ command: "grep -E '^[0-9]+:(pids)?:' /proc/self/cgroup | head -1" });
+      return data.stdout.trim().split(":")[2] ?? "";
+    };
+    const first = await group();
+    expect(first).toContain("toolrt-sandbox-");
+    expect(await group()).toBe(first);
+    const dir = ["/sys/fs/cgroup/pids", "/sys/fs/cgroup"].map((base) => base + first).find(existsSync);
+    expect(dir).toBeDefined();
+    await wrapLaunch.close();
+    expect(existsSync(dir!)).toBe(false);
+    await expect(bash({ command: "true" })).rejects.toThrow("has been closed");
   });
 });
 

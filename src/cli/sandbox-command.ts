@@ -1,0 +1,188 @@
+/**
+ * `toolrt sandbox` without commander: the options as data, the run itself, and the binary's entry
+ * for `sandbox` and `sandbox-bridge` (src/cli/entry.ts). The plain shapes (`sandbox [its options]
+ * -- CMD...` and `sandbox-bridge --fd N -- CMD...`, as scripts, the escape kit and the network
+ * bridge call them) are read here with node:util's parseArgs; anything else (help, global options,
+ * a malformed line) goes through commander (src/cli/sandbox.ts), which says what is wrong. A
+ * sandboxed command is a fresh process each time, and commander's load and set-up alone cost more
+ * than bwrap's own start-up.
+ */
+import { parseArgs } from "node:util";
+import { detectSandbox } from "../sandbox/detect.ts";
+import { exitStatus } from "../sandbox/exit-status.ts";
+import { buildSandboxProfile } from "../sandbox/profile.ts";
+import { runWrapped } from "../sandbox/run.ts";
+import { timingMark } from "../sandbox/timing.ts";
+import { SandboxRefusedError, wrapCommand } from "../sandbox/wrap.ts";
+import { reportFailure, UsageError } from "./errors.ts";
+
+export interface SandboxOptions {
+  workspace?: string;
+  allowWrite?: string[];
+  denyRead?: string[];
+  denyWrite?: string[];
+  allowNet?: string[];
+  unsetEnv?: string[];
+  allowUnsandboxed?: boolean;
+}
+
+interface OptionSpec {
+  flag: string;
+  key: keyof SandboxOptions;
+  /** The value's name in help; none for a switch. */
+  value?: string;
+  repeatable?: boolean;
+  description: string;
+}
+
+/** `toolrt sandbox`'s own options: commander's definitions and the fast reader both come from here. */
+export const SANDBOX_OPTIONS: readonly OptionSpec[] = [
+  { flag: "workspace", key: "workspace", value: "dir", description: "writable workspace (default: --cwd)" },
+  {
+    flag: "allow-write",
+    key: "allowWrite",
+    value: "path",
+    repeatable: true,
+    description: "another writable path (repeatable)",
+  },
+  {
+    flag: "deny-read",
+    key: "denyRead",
+    value: "path",
+    repeatable: true,
+    description: "a path the command may not read (repeatable)",
+  },
+  {
+    flag: "deny-write",
+    key: "denyWrite",
+    value: "path",
+    repeatable: true,
+    description: "a path inside a writable one that stays read-only (repeatable)",
+  },
+  {
+    flag: "allow-net",
+    key: "allowNet",
+    value: "host",
+    repeatable: true,
+    description: "a host reachable through the sandbox proxy (repeatable)",
+  },
+  {
+    flag: "unset-env",
+    key: "unsetEnv",
+    value: "pattern",
+    repeatable: true,
+    description: "also drop environment variables matching this glob (repeatable)",
+  },
+  {
+    flag: "allow-unsandboxed",
+    key: "allowUnsandboxed",
+    description: "run without a sandbox (with a warning) when none is usable",
+  },
+];
+
+const PARSE_ARGS_OPTIONS = Object.fromEntries(
+  SANDBOX_OPTIONS.map((o) => [
+    o.flag,
+    { type: o.value ? "string" as const : "boolean" as const, multiple: o.repeatable === true },
+  ]),
+);
+
+/**
+ * `sandbox [its options] -- CMD [ARGS...]` read without commander; undefined for any other shape
+ * (then commander reads it, with its messages). Same result as commander for every line it accepts.
+ */
+export function fastSandboxArgs(
+  argv: readonly string[],
+): { options: SandboxOptions; command: string[] } | undefined {
+  const end = argv.indexOf("--");
+  if (argv[0] !== "sandbox" || end < 0 || end === argv.length - 1) return undefined;
+  let values: Record<string, string | boolean | Array<string | boolean> | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv.slice(1, end), options: PARSE_ARGS_OPTIONS, strict: true }));
+  } catch {
+    return undefined;
+  }
+  const options: Record<string, unknown> = {};
+  for (const o of SANDBOX_OPTIONS) if (values[o.flag] !== undefined) options[o.key] = values[o.flag];
+  return { options: options as SandboxOptions, command: argv.slice(end + 1) };
+}
+
+/** `sandbox-bridge --fd N -- CMD...`, the one shape the network bridge is started with. */
+function fastBridgeArgs(argv: readonly string[]): { fd: number; command: string[] } | undefined {
+  const [name, flag, fd, end] = argv;
+  if (name !== "sandbox-bridge" || flag !== "--fd" || !/^\d+$/.test(fd ?? "") || end !== "--") {
+    return undefined;
+  }
+  return argv.length > 4 ? { fd: Number(fd), command: argv.slice(4) } : undefined;
+}
+
+/** The compiled binary's `sandbox` and `sandbox-bridge`: the fast reader, else commander. */
+export async function sandboxEntry(argv: string[]): Promise<number> {
+  const bridge = fastBridgeArgs(argv);
+  if (bridge) return await runBridgeCommand(bridge.fd, bridge.command);
+  const fast = fastSandboxArgs(argv);
+  if (fast) {
+    try {
+      // No global option came in: the working directory is --cwd's default.
+      return await runSandboxCommand(fast.command, fast.options, process.cwd());
+    } catch (error) {
+      return reportFailure(error, argv);
+    }
+  }
+  const { main } = await import("./main.ts"); // loads the sandbox command's module alone
+  return await main(argv);
+}
+
+/** The in-sandbox end of the network channel; the command's end is the bridge's (and the process's). */
+export async function runBridgeCommand(fd: number, argv: string[]): Promise<never> {
+  const { runBridge } = await import("../sandbox/bridge.ts");
+  // The channel reader would keep the event loop alive.
+  process.exit(await runBridge(fd, argv));
+}
+
+export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cwd: string): Promise<number> {
+  timingMark("cli:parsed");
+  if (argv.length === 0) throw new UsageError("toolrt sandbox: no command given (put it after --)");
+  const availability = detectSandbox();
+  if (!availability.available) {
+    if (!opts.allowUnsandboxed) {
+      process.stderr.write(
+        `toolrt sandbox: no usable sandbox: ${availability.reason}. Refusing to run ` +
+          `(--allow-unsandboxed runs it anyway, without protection).\n`,
+      );
+      return 2;
+    }
+    process.stderr.write(`toolrt sandbox: warning: running WITHOUT a sandbox: ${availability.reason}\n`);
+    const proc = Bun.spawn(argv, { cwd, stdio: ["inherit", "inherit", "inherit"] });
+    const code = await proc.exited;
+    return exitStatus(code, proc.signalCode);
+  }
+  const profile = buildSandboxProfile({
+    allowWrite: opts.allowWrite,
+    denyRead: opts.denyRead,
+    denyWrite: opts.denyWrite,
+    allowNet: opts.allowNet,
+    unsetEnv: opts.unsetEnv,
+  }, opts.workspace ?? cwd);
+  timingMark("cli:profile");
+  let wrapped;
+  try {
+    wrapped = await wrapCommand(profile, argv, { cwd, availability });
+  } catch (error) {
+    if (!(error instanceof SandboxRefusedError)) throw error;
+    process.stderr.write(`toolrt sandbox: ${error.message}\n`);
+    return 2;
+  }
+  const result = await runWrapped(wrapped);
+  if (result.denials.length) {
+    const { explainSandboxFailure } = await import("../sandbox/explain.ts");
+    const explanation = explainSandboxFailure({
+      output: "",
+      exitCode: result.exitCode,
+      cwd,
+      denials: result.denials,
+    }, profile);
+    if (explanation) process.stderr.write(`toolrt sandbox: ${explanation}\n`);
+  }
+  return result.exitCode;
+}
