@@ -12,7 +12,8 @@ const argv = process.argv.slice(2);
 const host = fastHookHost(argv);
 if (host) {
   const { runFastHook } = await import("../hook/fast.ts");
-  process.exitCode = await runFastHook(host);
+  // Exit as soon as the answer is out: nothing left behind may keep the host waiting.
+  process.exit(await runFastHook(host));
 } else if (isHelperCommand(argv)) {
   const { runResidentHelper } = await import("../hook/resident/main.ts");
   process.exitCode = await runResidentHelper();

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { askHelper } from "../../src/hook/resident/client.ts";
 import { serveHelper } from "../../src/hook/resident/helper.ts";
@@ -114,6 +115,19 @@ describe("no answer, and the caller decides itself", () => {
   test("a helper that fails does not answer", async () => {
     const failing = await startHelper(() => Promise.reject(new Error("boom")));
     expect(await askHelper(failing.socket, request("{}"), UID)).toEqual({ start: false });
+  });
+
+  test("a hook call that gives up closes its connection (an open one would keep the process alive)", async () => {
+    const dir = tempDir();
+    const socket = join(dir, "mute.sock");
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const mute = createServer((connection) => connection.on("close", closed).resume());
+    await new Promise<void>((resolve) => mute.listen(socket, resolve));
+    chmodSync(socket, 0o600);
+    expect(await askHelper(socket, request("{}"), UID, 50)).toEqual({ start: true });
+    await connectionClosed;
+    mute.close();
   });
 
   test("a helper too slow to answer loses its socket and leaves; the next call starts another", async () => {

@@ -35,22 +35,28 @@ export async function askHelper(
   const outcome = await new Promise<HelperOutcome | "timeout">((resolve) => {
     let received = "";
     let done = false;
-    const finish = (outcome: HelperOutcome | "timeout", connection?: { end(): void }) => {
+    let connection: { terminate(): void } | undefined;
+    // Whatever ends the exchange closes the connection: an open one would keep this process alive.
+    const finish = (outcome: HelperOutcome | "timeout") => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      connection?.end();
+      connection?.terminate();
       resolve(outcome);
     };
     const timer = setTimeout(() => finish("timeout"), timeoutMs);
     Bun.connect({
       unix: socket,
       socket: {
-        open: (connection) => void connection.write(encodeLine(request)),
-        data: (connection, chunk) => {
+        open: (opened) => {
+          connection = opened;
+          if (done) opened.terminate();
+          else opened.write(encodeLine(request));
+        },
+        data: (_, chunk) => {
           received += chunk.toString("utf8");
           const end = received.indexOf("\n");
-          if (end >= 0) finish(decodeReply(received.slice(0, end)) ?? { start: false }, connection);
+          if (end >= 0) finish(decodeReply(received.slice(0, end)) ?? { start: false });
         },
         close: () => finish({ start: false }),
         error: () => finish({ start: false }),
