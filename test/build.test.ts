@@ -73,7 +73,8 @@ describe("compiled hook", () => {
 
     const build = buildHash({ features: [] });
     const socket = helperSocket(build, env, process.getuid!())!;
-    expect(hook(denied.payload)).toEqual(denied.answer); // starts the helper
+    rmSync(stateDir, { recursive: true });
+    expect(hook(denied.payload)).toEqual(denied.answer); // starts the helper, even with no state dir yet
     for (let waited = 0; !existsSync(socket) && waited < 5_000; waited += 20) await Bun.sleep(20);
     try {
       expect(existsSync(`${socket}.starting`), "the helper removes the start marker").toBe(false);

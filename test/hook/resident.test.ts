@@ -63,8 +63,11 @@ test("answers through the helper are the hook's answers, byte for byte", async (
 describe("no answer, and the caller decides itself", () => {
   const answer = async () => "from the helper";
 
-  test("no socket: start one", async () => {
+  test("no socket, or no state dir yet: start one", async () => {
     expect(await askHelper(join(tempDir(), "none.sock"), request("{}"), UID)).toEqual({ start: true });
+    expect(await askHelper(join(tempDir(), "state", "none.sock"), request("{}"), UID)).toEqual({
+      start: true,
+    });
   });
 
   test("a socket nobody listens on: start one", async () => {

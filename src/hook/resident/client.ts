@@ -27,8 +27,9 @@ export async function askHelper(
   uid: number,
   timeoutMs = REPLY_TIMEOUT_MS,
 ): Promise<HelperOutcome> {
-  const dir = await statOf(socket.slice(0, socket.lastIndexOf("/")) || "/");
-  if (!dir?.isDirectory() || dir.uid !== uid || (dir.mode & 0o022) !== 0) return { start: false };
+  const dir = await statOf(socket.slice(0, socket.lastIndexOf("/")));
+  if (!dir) return { start: true };
+  if (!dir.isDirectory() || dir.uid !== uid || (dir.mode & 0o022) !== 0) return { start: false };
   const stat = await statOf(socket);
   if (!stat) return { start: true };
   if (!stat.isSocket() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return { start: false };
@@ -74,7 +75,8 @@ export async function askHelper(
  * once it listens).
  */
 export async function startHelper(socket: string): Promise<void> {
-  const { closeSync, openSync, statSync, utimesSync } = await import("node:fs");
+  const { closeSync, mkdirSync, openSync, statSync, utimesSync } = await import("node:fs");
+  mkdirSync(socket.slice(0, socket.lastIndexOf("/")), { recursive: true, mode: 0o700 });
   const marker = startMarker(socket);
   try {
     closeSync(openSync(marker, "wx", 0o600));
