@@ -9,8 +9,8 @@
  * and embedded by the bundler. Cross-target Bun executables come only from the npm registry's
  * `@oven/bun-*` packages (fetched with `npm pack` into .cache/, at the pinned Bun version), never from another download.
  */
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import bunPackage from "./node_modules/bun/package.json" with { type: "json" };
 
@@ -26,14 +26,37 @@ export interface BuildOptions {
   target?: ReleaseTarget;
   /** The Bun executable to embed for a cross build (from `@oven/bun-<target>`). */
   executablePath?: string;
+  /** Another program to compile the same way (bench/hook.ts: an empty one, for the start-up floor). */
+  entrypoint?: string;
 }
 
 const ROOT = import.meta.dir;
 const ENTRY = join(ROOT, "src/cli/entry.ts");
+/** What a build is made of: a change to any of these is another build hash. */
+const BUILD_INPUTS = ["src", "policy", "package-lock.json", "build.ts"];
+
+/**
+ * The hash of a build's inputs (sources, shipped policies, locked dependencies, Bun version,
+ * features, target). Compiled in as TOOLRT_BUILD_HASH: the hook's resident helper serves only
+ * processes of the same build.
+ */
+export function buildHash(options: Pick<BuildOptions, "features" | "target">): string {
+  const hasher = new Bun.CryptoHasher("sha256");
+  hasher.update(JSON.stringify([bunPackage.version, [...options.features].sort(), options.target ?? ""]));
+  const files = BUILD_INPUTS.flatMap((input) => {
+    const path = join(ROOT, input);
+    if (!statSync(path).isDirectory()) return [path];
+    return readdirSync(path, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
+  }).sort();
+  for (const file of files) hasher.update(`\0${relative(ROOT, file)}\0`).update(readFileSync(file));
+  return hasher.digest("hex");
+}
 
 export async function buildBinary(options: BuildOptions): Promise<void> {
   const result = await Bun.build({
-    entrypoints: [ENTRY],
+    entrypoints: [options.entrypoint ?? ENTRY],
     minify: true,
     // Precompiled bytecode and split chunks: a process loads only the modules it runs, which a
     // hook (one fresh process per tool call of the host agent) pays on every call.
@@ -42,6 +65,7 @@ export async function buildBinary(options: BuildOptions): Promise<void> {
     format: "esm",
     sourcemap: "none",
     features: options.features,
+    define: { TOOLRT_BUILD_HASH: JSON.stringify(buildHash(options)) },
     compile: {
       outfile: options.outfile,
       ...(options.target ? { target: `bun-${options.target}` as Bun.Build.CompileTarget } : {}),

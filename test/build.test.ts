@@ -3,10 +3,14 @@
  * node_modules. Slow-ish (two compiles), so both builds are shared by the tests below.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
-import { buildBinary } from "../build.ts";
+import { buildBinary, buildHash } from "../build.ts";
+import { askHelper } from "../src/hook/resident/client.ts";
+import { helperSocket } from "../src/hook/resident/socket.ts";
 import { tempDir } from "./helpers/session-context.ts";
+import { hookWorkspace } from "./hook/workspace.ts";
 
 /** A sentence that exists only in WebFetch's model-facing prompt. */
 const WEB_FETCH_MARKER = "Fetches a web page and returns its content as readable text";
@@ -44,4 +48,56 @@ describe("compiled binary", () => {
     expect(toolNames(airgapped)).not.toContain("WebFetch");
     expect(toolNames(airgapped)).toContain("Read");
   });
+});
+
+describe("compiled hook", () => {
+  const fixtures = join(import.meta.dir, "../fixtures/hooks/claude-code");
+  const cases = readdirSync(fixtures).map((file) => JSON.parse(readFileSync(join(fixtures, file), "utf8")));
+
+  const denied = cases.find((c) => c.answer?.hookSpecificOutput?.permissionDecision === "deny");
+
+  test("answers every recorded payload alike alone, through its helper and past a mute helper", async () => {
+    const ws = hookWorkspace();
+    const stateDir = join(ws.home, "..", "state");
+    const env = { PATH: process.env.PATH ?? "", ...ws.env, TOOLRT_HOME: stateDir };
+    const stdinOf = (payload: unknown) => JSON.stringify(payload).replaceAll("$CWD", ws.cwd);
+    const hook = (payload: unknown, extra: Record<string, string> = {}) => {
+      const stdin = Buffer.from(stdinOf(payload));
+      const run = Bun.spawnSync([plain, "hook"], { cwd: ws.home, env: { ...env, ...extra }, stdin });
+      const out = run.stdout.toString().trim();
+      return out === "" ? null : JSON.parse(out.replaceAll(ws.cwd, "$CWD"));
+    };
+    const alone = { TOOLRT_NO_HOOK_HELPER: "1" };
+    for (const { payload, answer } of cases) expect(hook(payload, alone)).toEqual(answer);
+    expect(readdirSync(stateDir).filter((f) => f.endsWith(".sock"))).toEqual([]);
+
+    const build = buildHash({ features: [] });
+    const socket = helperSocket(build, env, process.getuid!())!;
+    rmSync(stateDir, { recursive: true });
+    expect(hook(denied.payload)).toEqual(denied.answer); // starts the helper, even with no state dir yet
+    for (let waited = 0; !existsSync(socket) && waited < 5_000; waited += 20) await Bun.sleep(20);
+    try {
+      expect(existsSync(`${socket}.starting`), "the helper removes the start marker").toBe(false);
+      for (const { payload, answer } of cases) expect(hook(payload)).toEqual(answer);
+      const request = { build, host: "claude-code" as const, cwd: ws.home, stdin: stdinOf(denied.payload) };
+      expect(await askHelper(socket, request, process.getuid!())).toHaveProperty("answer");
+    } finally {
+      rmSync(socket, { force: true }); // the helper leaves at its next look at the socket
+    }
+
+    // A helper that takes calls and never answers: the call still answers, in its own process, and
+    // exits; the mute helper loses its socket to a new one.
+    const mute = createServer((connection) => connection.resume());
+    await new Promise<void>((resolve) => mute.listen(socket, resolve));
+    chmodSync(socket, 0o600);
+    const muteInode = statSync(socket).ino;
+    const started = Date.now();
+    expect(hook(denied.payload)).toEqual(denied.answer);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const replaced = () => existsSync(socket) && statSync(socket).ino !== muteInode;
+    for (let waited = 0; !replaced() && waited < 5_000; waited += 20) await Bun.sleep(20);
+    expect(replaced(), "a new helper took the socket").toBe(true);
+    rmSync(socket);
+    mute.close();
+  }, 30_000);
 });

@@ -1,20 +1,22 @@
 #!/usr/bin/env bun
 /**
  * The compiled binary's entry. A plain `toolrt hook [--host H]` runs on the hook's modules alone
- * (a hook is a fresh process per tool call: start-up is paid every time); `toolrt sandbox …` and its
- * in-sandbox helper run on the sandbox command alone, for the same reason; everything else, and a
- * hook call with other options, goes through the full command line of main.ts.
+ * (a hook is a fresh process per tool call: start-up is paid every time), and asks the resident
+ * helper first (src/hook/resident/); `toolrt sandbox …` and its in-sandbox helper run on the
+ * sandbox command alone, for the same reason; everything else, and a hook call with other options,
+ * goes through the full command line of main.ts.
  */
-import { fastHookHost } from "../hook/args.ts";
+import { fastHookHost, isHelperCommand } from "../hook/args.ts";
 
 const argv = process.argv.slice(2);
 const host = fastHookHost(argv);
 if (host) {
-  const [{ runHookProcess }, { globalsFrom }] = await Promise.all([
-    import("../hook/process.ts"),
-    import("./globals.ts"),
-  ]);
-  process.exitCode = await runHookProcess(host, globalsFrom({}));
+  const { runFastHook } = await import("../hook/fast.ts");
+  // Exit as soon as the answer is out: nothing left behind may keep the host waiting.
+  process.exit(await runFastHook(host));
+} else if (isHelperCommand(argv)) {
+  const { runResidentHelper } = await import("../hook/resident/main.ts");
+  process.exitCode = await runResidentHelper();
 } else if (argv[0] === "sandbox" || argv[0] === "sandbox-bridge") {
   const { sandboxEntry } = await import("./sandbox-command.ts");
   process.exitCode = await sandboxEntry(argv);

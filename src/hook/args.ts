@@ -4,6 +4,9 @@
  */
 import { type HostName, HOSTS } from "./types.ts";
 
+/** `toolrt hook --resident-helper`: the resident helper a hook call starts (resident/). */
+export const HELPER_ARGV = ["hook", "--resident-helper"] as const;
+
 export function fastHookHost(argv: readonly string[]): HostName | undefined {
   if (argv[0] !== "hook") return undefined;
   const rest = argv.slice(1);
@@ -14,4 +17,8 @@ export function fastHookHost(argv: readonly string[]): HostName | undefined {
     ? rest[1]
     : undefined;
   return (HOSTS as readonly string[]).includes(host ?? "") ? host as HostName : undefined;
+}
+
+export function isHelperCommand(argv: readonly string[]): boolean {
+  return argv.length === HELPER_ARGV.length && HELPER_ARGV.every((word, i) => argv[i] === word);
 }

@@ -2,18 +2,34 @@
 import { AuditLog } from "../audit/log.ts";
 import { analyzeBash } from "../bash/analyze.ts";
 import type { GlobalOptions } from "../cli/globals.ts";
+import type { PolicyCompiler } from "../policy/compile-cache.ts";
 import { runHook } from "./run.ts";
 import type { HostName } from "./types.ts";
 
-export async function runHookProcess(host: HostName, globals: GlobalOptions): Promise<number> {
+/** The answer to one hook call, as this process or the resident helper (with its compile cache) gives it. */
+export function answerHook(
+  stdin: string,
+  host: HostName,
+  globals: GlobalOptions,
+  audit: AuditLog,
+  compiler?: PolicyCompiler,
+) {
+  return runHook(stdin, host, globals, {
+    analyzeBash,
+    audit: (event) => audit.append(event),
+    ...(compiler ? { compiler } : {}),
+  });
+}
+
+export async function runHookProcess(
+  host: HostName,
+  globals: GlobalOptions,
+  stdin: Promise<string> = Bun.stdin.text(),
+): Promise<number> {
   try {
-    const audit = AuditLog.inStateDir(globals.stateDir);
-    const stdin = await Bun.stdin.text();
-    const answer = await runHook(stdin, host, globals, {
-      analyzeBash,
-      audit: (event) => audit.append(event),
-    });
-    if (answer) process.stdout.write(`${answer}\n`);
+    const answer = await answerHook(await stdin, host, globals, AuditLog.inStateDir(globals.stateDir));
+    // Bun's own stdout: process.stdout costs milliseconds to initialise in a fresh process.
+    if (answer) await Bun.write(Bun.stdout, `${answer}\n`);
   } catch (error) {
     process.stderr.write(`toolrt hook: ${error instanceof Error ? error.message : String(error)}\n`);
   }

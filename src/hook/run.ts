@@ -7,6 +7,7 @@ import { auditableInput, type AuditEvent, digestInput } from "../audit/log.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import { checkCall } from "../cli/check-call.ts";
 import { type GlobalOptions, loadOptionsOf } from "../cli/globals.ts";
+import type { PolicyCompiler } from "../policy/compile-cache.ts";
 import { loadPolicy } from "../policy/load.ts";
 import type { Policy } from "../policy/policy.ts";
 import type { Decision } from "../policy/types.ts";
@@ -19,6 +20,8 @@ export interface HookDeps {
   audit: (event: AuditEvent) => void;
   /** HOME, CLAUDE_CONFIG_DIR and the other variables policy files are found by; default process.env. */
   env?: Record<string, string | undefined>;
+  /** How policy sources are compiled (the resident helper keeps a CompileCache); default directly. */
+  compiler?: PolicyCompiler;
 }
 
 /** The host's permission modes that only widen what runs unasked: toolrt judges in them too. */
@@ -83,7 +86,11 @@ async function judge(event: PreToolEvent, globals: GlobalOptions, deps: HookDeps
   }
   let policy: Policy;
   try {
-    policy = loadPolicy({ ...loadOptionsOf(globals), ...(deps.env ? { env: deps.env } : {}) }).policy;
+    policy = loadPolicy({
+      ...loadOptionsOf(globals),
+      ...(deps.env ? { env: deps.env } : {}),
+      ...(deps.compiler ? { compiler: deps.compiler } : {}),
+    }).policy;
   } catch (error) {
     return {
       decision: "deny",

@@ -8,11 +8,11 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import defaultPolicy from "../../policy/default.json" with { type: "json" };
 import type { PermissionMode } from "../tool/types.ts";
-import { compileClaudeSettings } from "./claude-settings.ts";
+import { compileDirectly, type PolicyCompiler } from "./compile-cache.ts";
 import type { CompiledRule } from "./compile-rule.ts";
 import { FileProblem } from "./json-position.ts";
 import type { PathAnchors } from "./path-glob.ts";
-import { type CompiledFile, compilePolicyText, type FileContext } from "./policy-file.ts";
+import type { CompiledFile, FileContext } from "./policy-file.ts";
 import { type LoadedFile, Policy } from "./policy.ts";
 import { compileRuleList, type ListedRule } from "./rule-list.ts";
 import { mergeSandboxSections, type SandboxSource } from "./sandbox-policy.ts";
@@ -35,6 +35,8 @@ export interface LoadOptions {
   /** HOME, XDG_CONFIG_HOME, CLAUDE_CONFIG_DIR, TOOLRT_MANAGED_POLICY; defaults to process.env. */
   env?: Record<string, string | undefined>;
   platform?: NodeJS.Platform;
+  /** How sources are compiled: a CompileCache in a long-lived process; default directly. */
+  compiler?: PolicyCompiler;
 }
 
 export interface LoadResult {
@@ -91,6 +93,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
   const env = options.env ?? process.env;
   const cwd = resolve(options.cwd);
   const home = homeOf(env);
+  const compiler = options.compiler ?? compileDirectly;
   const trusted = isTrusted(options.stateDir, cwd);
   const errors: FileProblem[] = [];
   const warnings: string[] = [];
@@ -110,7 +113,9 @@ export function loadPolicy(options: LoadOptions): LoadResult {
   };
   const sandboxSections: SandboxSource[] = [];
   const readPolicy = (file: string, context: FileContext, required = false) => {
-    const compiled = take(readText(file, errors, required, (text) => compilePolicyText(file, text, context)));
+    const compiled = take(
+      readText(file, errors, required, (text) => compiler.policyText(file, text, context)),
+    );
     const sandbox = compiled?.loaded && compiled.spec?.sandbox;
     if (sandbox) sandboxSections.push({ source: context.source, file, trusted: context.trusted, sandbox });
     return compiled;
@@ -153,8 +158,8 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     }
     rules.push(...cliRules(options.cliRules ?? {}, anchorsAt(cwd), errors, warnings));
     rules.push(...sessionRules(options.stateDir, cwd, anchorsAt(cwd), errors, warnings));
-    if (wantsClaude) rules.push(...claudeRules(env, cwd, home, trusted, errors, warnings));
-    const embedded = compilePolicyText(EMBEDDED_DEFAULT_FILE, EMBEDDED_DEFAULT_TEXT, {
+    if (wantsClaude) rules.push(...claudeRules(env, cwd, home, trusted, compiler, errors, warnings));
+    const embedded = compiler.policyText(EMBEDDED_DEFAULT_FILE, EMBEDDED_DEFAULT_TEXT, {
       source: "default",
       anchors: anchorsAt(cwd),
       trusted: true,
@@ -241,6 +246,7 @@ function claudeRules(
   cwd: string,
   home: string,
   trusted: boolean,
+  compiler: PolicyCompiler,
   errors: FileProblem[],
   warnings: string[],
 ): CompiledRule[] {
@@ -256,7 +262,7 @@ function claudeRules(
       file,
       errors,
       false,
-      (text) => compileClaudeSettings(file, text, { cwd, home, sourceBase }, isTrustedFile),
+      (text) => compiler.claudeSettings(file, text, { cwd, home, sourceBase }, isTrustedFile),
     );
     if (!result) continue;
     errors.push(...result.errors);

@@ -1,0 +1,100 @@
+/**
+ * The hook process's side of the resident helper: ask it over its socket, start it when there is
+ * none. Loaded by every hook call, so it uses Bun's own socket, file and stdout calls: in a fresh
+ * process `process.stdout` and `node:net` cost several milliseconds to initialise, `node:fs` about one.
+ */
+import { HELPER_ARGV } from "../args.ts";
+import { decodeReply, encodeLine, type HelperRequest, startMarker } from "./socket.ts";
+
+/** The helper's answer, or whether to start one (none listens, or the one there stopped answering). */
+export type HelperOutcome = { answer: string } | { start: boolean };
+
+/** Longer than a warm decision by far; a helper this slow is treated as stuck. */
+const REPLY_TIMEOUT_MS = 1_000;
+/** After starting a helper, no other start for this long (a helper that cannot bind is not retried per call). */
+const START_BACKOFF_MS = 60_000;
+
+/**
+ * Asks the helper at `socket`. It is used only in a directory this user owns that nobody else may
+ * write (so no one else can put or swap a socket there), and only if it is a socket this user owns
+ * that nobody else may open. Any error, timeout or malformed reply is no answer, and the caller
+ * decides in its own process. A helper that does not answer in time loses its socket: it leaves at
+ * its next look, and the next call starts another.
+ */
+export async function askHelper(
+  socket: string,
+  request: HelperRequest,
+  uid: number,
+  timeoutMs = REPLY_TIMEOUT_MS,
+): Promise<HelperOutcome> {
+  const dir = await statOf(socket.slice(0, socket.lastIndexOf("/")));
+  if (!dir) return { start: true };
+  if (!dir.isDirectory() || dir.uid !== uid || (dir.mode & 0o022) !== 0) return { start: false };
+  const stat = await statOf(socket);
+  if (!stat) return { start: true };
+  if (!stat.isSocket() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return { start: false };
+  const outcome = await new Promise<HelperOutcome | "timeout">((resolve) => {
+    let received = "";
+    let done = false;
+    let connection: { terminate(): void } | undefined;
+    // Whatever ends the exchange closes the connection: an open one would keep this process alive.
+    const finish = (outcome: HelperOutcome | "timeout") => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      connection?.terminate();
+      resolve(outcome);
+    };
+    const timer = setTimeout(() => finish("timeout"), timeoutMs);
+    Bun.connect({
+      unix: socket,
+      socket: {
+        open: (opened) => {
+          connection = opened;
+          if (done) opened.terminate();
+          else opened.write(encodeLine(request));
+        },
+        data: (_, chunk) => {
+          received += chunk.toString("utf8");
+          const end = received.indexOf("\n");
+          if (end >= 0) finish(decodeReply(received.slice(0, end)) ?? { start: false });
+        },
+        close: () => finish({ start: false }),
+        error: () => finish({ start: false }),
+      },
+    }).catch((error: NodeJS.ErrnoException) => finish({ start: error.code === "ECONNREFUSED" }));
+  });
+  if (outcome !== "timeout") return outcome;
+  await Bun.file(socket).delete().catch(() => {});
+  return { start: true };
+}
+
+/**
+ * Starts a helper for the next calls — detached, in its own session, with this process's
+ * environment — unless one was started less than a minute ago (the helper removes the marker
+ * once it listens).
+ */
+export async function startHelper(socket: string): Promise<void> {
+  const { closeSync, mkdirSync, openSync, statSync, utimesSync } = await import("node:fs");
+  mkdirSync(socket.slice(0, socket.lastIndexOf("/")), { recursive: true, mode: 0o700 });
+  const marker = startMarker(socket);
+  try {
+    closeSync(openSync(marker, "wx", 0o600));
+  } catch {
+    if (Date.now() - statSync(marker).mtimeMs < START_BACKOFF_MS) return;
+    utimesSync(marker, new Date(), new Date());
+  }
+  Bun.spawn([process.execPath, ...HELPER_ARGV], {
+    cwd: "/",
+    stdio: ["ignore", "ignore", "ignore"],
+    detached: true,
+  }).unref();
+}
+
+async function statOf(path: string) {
+  try {
+    return await Bun.file(path).stat();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The resident helper: one long-lived process per socket (see socket.ts) that answers hook calls
+ * with the parser and the code already loaded. Each call is decided exactly as in a hook process —
+ * every policy source is read again per call, and compiled again when its text changed (the
+ * policy's CompileCache) — only the start-up is saved. It leaves when idle, and as soon as its
+ * socket is no longer the one at its path (removed, or replaced by another helper).
+ */
+import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { connect, createServer, type Server, type Socket } from "node:net";
+import { dirname } from "node:path";
+import { decodeRequest, encodeLine, type HelperRequest, startMarker } from "./socket.ts";
+
+export interface HelperOptions {
+  socket: string;
+  build: string;
+  answer: (request: HelperRequest) => Promise<string>;
+  /** Leave after this long without a call. */
+  idleMs: number;
+  /** How often to look at the idle time and the socket. */
+  checkMs: number;
+}
+
+/** Serves until idle or displaced; resolves when the helper has stopped (or another one already runs). */
+export async function serveHelper(options: HelperOptions): Promise<void> {
+  mkdirSync(dirname(options.socket), { recursive: true, mode: 0o700 });
+  if (await listening(options.socket)) return;
+  let busy = 0;
+  let lastCall = Date.now();
+  const server = createServer((connection) => {
+    busy++;
+    lastCall = Date.now();
+    connection.on("close", () => {
+      busy--;
+      lastCall = Date.now();
+    });
+    serveConnection(connection, options);
+  });
+  const inode = await bind(server, options.socket);
+  rmSync(startMarker(options.socket), { force: true });
+  const ours = () => {
+    try {
+      return lstatSync(options.socket).ino === inode;
+    } catch {
+      return false;
+    }
+  };
+  await new Promise<void>((resolve) => {
+    const check = setInterval(() => {
+      const displaced = !ours();
+      if (!displaced && (busy > 0 || Date.now() - lastCall < options.idleMs)) return;
+      clearInterval(check);
+      if (!displaced) rmSync(options.socket, { force: true });
+      server.close(() => resolve());
+    }, options.checkMs);
+  });
+}
+
+/** Listens on a private temporary name, then moves the socket into place in one rename. */
+async function bind(server: Server, socket: string): Promise<number> {
+  const temporary = `${socket}.${process.pid}`;
+  rmSync(temporary, { force: true });
+  const umask = process.umask(0o077);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(temporary, () => resolve());
+    });
+  } finally {
+    process.umask(umask);
+  }
+  chmodSync(temporary, 0o600);
+  renameSync(temporary, socket);
+  return lstatSync(socket).ino;
+}
+
+/** One request line in, one reply line out; anything unexpected closes the connection unanswered. */
+function serveConnection(connection: Socket, options: HelperOptions): void {
+  let received = "";
+  let taken = false;
+  connection.setEncoding("utf8");
+  connection.on("error", () => connection.destroy());
+  connection.on("data", (chunk: string) => {
+    if (taken) return;
+    received += chunk;
+    const end = received.indexOf("\n");
+    if (end < 0) return;
+    taken = true;
+    const request = decodeRequest(received.slice(0, end));
+    if (request?.build !== options.build) {
+      connection.destroy();
+      return;
+    }
+    options.answer(request).then(
+      (answer) => connection.end(encodeLine({ answer })),
+      () => connection.destroy(),
+    );
+  });
+}
+
+/** Whether a helper already answers at this path. */
+function listening(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(socket);
+    probe.on("connect", () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.on("error", () => resolve(false));
+  });
+}
