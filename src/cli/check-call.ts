@@ -11,7 +11,7 @@ import type { Policy } from "../policy/policy.ts";
 import { buildRequest, factsFromTool } from "../policy/request.ts";
 import type { Decision, ToolFacts } from "../policy/types.ts";
 import type { ToolContext } from "../tool/types.ts";
-import { type GlobalOptions, permissionModeOf } from "./globals.ts";
+import { type GlobalOptions, permissionModeOf } from "./options.ts";
 
 export interface CheckDeps {
   /** The Bash analyzer; without one a command is judged as one sub-command with no checks. */

@@ -8,7 +8,8 @@ import { decisionJson, decisionLines } from "../policy/explain.ts";
 import type { LoadResult } from "../policy/load.ts";
 import { UsageError } from "./errors.ts";
 import { analyzerDeps, checkCall, type CheckDeps, decideBash, withBashParser } from "./check-call.ts";
-import { type GlobalOptions, globalsOf } from "./globals.ts";
+import { globalsOf } from "./globals.ts";
+import { type GlobalOptions } from "./options.ts";
 import { loadForCli } from "./runtime.ts";
 
 interface CheckOptions {

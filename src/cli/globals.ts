@@ -1,30 +1,6 @@
-/** Global options shared by every subcommand (see the CLI contract). */
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
-import { type Command, Option, type OptionValues } from "commander";
-import type { PermissionMode } from "../tool/types.ts";
-import type { PoolMode } from "../pool/filter.ts";
-import type { LoadOptions } from "../policy/load.ts";
-
-export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
-/** Pool-only modes: they shape which tools are offered, and judge calls as `default`. */
-export const POOL_ONLY_MODES = ["simple", "coordinator"] as const;
-
-export type CliMode = PermissionMode | (typeof POOL_ONLY_MODES)[number];
-
-export interface GlobalOptions {
-  cwd: string;
-  stateDir: string;
-  policy: string[];
-  allow: string[];
-  ask: string[];
-  deny: string[];
-  mode: CliMode;
-  color: boolean;
-  mcpConfig: string[];
-  claudeSettings: boolean;
-  debug: boolean;
-}
+/** The global options as commander parses them; their meaning and defaults live in options.ts. */
+import { type Command, Option } from "commander";
+import { type GlobalOptions, globalsFrom, PERMISSION_MODES, POOL_ONLY_MODES } from "./options.ts";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -49,48 +25,7 @@ export function addGlobalOptions(program: Command): Command {
     .option("--debug", "show stack traces on errors");
 }
 
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.TOOLRT_HOME || join(homedir(), ".local", "state", "toolrt");
-}
-
 /** Reads the global options as seen from any subcommand. */
 export function globalsOf(command: Command): GlobalOptions {
   return globalsFrom(command.optsWithGlobals());
-}
-
-/** The global options from parsed option values; `{}` gives the defaults. */
-export function globalsFrom(o: OptionValues): GlobalOptions {
-  return {
-    cwd: resolve(o.cwd ?? process.cwd()),
-    stateDir: resolve(o.stateDir ?? defaultStateDir()),
-    policy: o.policy ?? [],
-    allow: o.allow ?? [],
-    ask: o.ask ?? [],
-    deny: o.deny ?? [],
-    mode: o.mode ?? "default",
-    color: o.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true,
-    mcpConfig: o.mcpConfig ?? [],
-    claudeSettings: o.claudeSettings === true,
-    debug: o.debug === true,
-  };
-}
-
-export function poolModeOf(mode: CliMode): PoolMode {
-  return mode === "plan" || mode === "simple" || mode === "coordinator" ? mode : "default";
-}
-
-export function permissionModeOf(mode: CliMode): PermissionMode {
-  return mode === "simple" || mode === "coordinator" ? "default" : mode;
-}
-
-/** The policy sources the global options name (light: no runtime, so `toolrt hook` starts fast). */
-export function loadOptionsOf(globals: GlobalOptions): LoadOptions {
-  return {
-    cwd: globals.cwd,
-    stateDir: globals.stateDir,
-    flagFiles: globals.policy,
-    cliRules: { allow: globals.allow, ask: globals.ask, deny: globals.deny },
-    mode: permissionModeOf(globals.mode),
-    claudeSettings: globals.claudeSettings,
-  };
 }

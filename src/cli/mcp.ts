@@ -6,7 +6,8 @@ import { defaultMcpConfigFiles, loadMcpConfig, type PluginMcpServers } from "../
 import type { McpManager, McpServerStatus } from "../mcp/manager.ts";
 import { createMcpManager } from "../mcp/setup.ts";
 import { ConfigError, UsageError } from "./errors.ts";
-import { type GlobalOptions, globalsOf } from "./globals.ts";
+import { globalsOf } from "./globals.ts";
+import { type GlobalOptions } from "./options.ts";
 
 /** The workspace's MCP manager; a broken config file is a ConfigError (exit 2). */
 export function openMcp(globals: GlobalOptions, plugins: readonly PluginMcpServers[] = []): McpManager {

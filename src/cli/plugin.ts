@@ -10,7 +10,8 @@ import { loadPlugin } from "../plugins/load.ts";
 import { projectPluginDir, userPluginDir } from "../plugins/locations.ts";
 import type { PluginProblem } from "../plugins/manifest.ts";
 import { ConfigError, UsageError } from "./errors.ts";
-import { type GlobalOptions, globalsOf } from "./globals.ts";
+import { globalsOf } from "./globals.ts";
+import { type GlobalOptions } from "./options.ts";
 import { loadForCli, openDefaultSession, openPlugins } from "./runtime.ts";
 
 export function register(program: Command): void {

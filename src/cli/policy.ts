@@ -14,7 +14,8 @@ import { formatTestReport, runPolicyTests, type TestOutcome } from "../policy/po
 import { policyJsonSchema } from "../policy/schema.ts";
 import { analyzerDeps, type CheckDeps, withBashParser } from "./check-call.ts";
 import { ConfigError } from "./errors.ts";
-import { type GlobalOptions, globalsOf, loadOptionsOf } from "./globals.ts";
+import { globalsOf } from "./globals.ts";
+import { type GlobalOptions, loadOptionsOf } from "./options.ts";
 
 interface Checked {
   files: LoadedFile[];

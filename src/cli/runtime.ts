@@ -27,7 +27,7 @@ import { mcpResourceTools } from "../tools/mcp-resources/index.ts";
 import { createSkillTool, SkillCatalog } from "../tools/skill/tool.ts";
 import { createToolSearchTool } from "../tools/tool-search/tool.ts";
 import { ConfigError } from "./errors.ts";
-import { type GlobalOptions, loadOptionsOf, permissionModeOf, poolModeOf } from "./globals.ts";
+import { type GlobalOptions, loadOptionsOf, permissionModeOf, poolModeOf } from "./options.ts";
 import { openMcp } from "./mcp.ts";
 
 /**

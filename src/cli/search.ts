@@ -11,7 +11,8 @@ import { catalogTools, parseCatalog } from "../search/catalog.ts";
 import { DEFAULT_MAX_RESULTS } from "../tools/tool-search/schema.ts";
 import { ToolIndex } from "../search/tool-index.ts";
 import { ConfigError, UsageError } from "./errors.ts";
-import { type GlobalOptions, globalsOf } from "./globals.ts";
+import { globalsOf } from "./globals.ts";
+import { type GlobalOptions } from "./options.ts";
 import { openDefaultSession } from "./runtime.ts";
 
 interface SearchOptions {

@@ -29,7 +29,7 @@ export async function runFastHook(host: HostName): Promise<number> {
   }
   const [{ runHookProcess }, { globalsFrom }] = await Promise.all([
     import("./process.ts"),
-    import("../cli/globals.ts"),
+    import("../cli/options.ts"),
   ]);
   // No colour: a hook never prints for a terminal, and asking would initialise process.stdout.
   return runHookProcess(host, globalsFrom({ color: false }), stdin);

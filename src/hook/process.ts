@@ -1,7 +1,7 @@
 /** The hook as a process: stdin in, the host's answer out, exit 0 whatever happens. */
 import { AuditLog } from "../audit/log.ts";
 import { analyzeBash } from "../bash/analyze.ts";
-import type { GlobalOptions } from "../cli/globals.ts";
+import type { GlobalOptions } from "../cli/options.ts";
 import type { PolicyCompiler } from "../policy/compile-cache.ts";
 import { runHook } from "./run.ts";
 import type { HostName } from "./types.ts";

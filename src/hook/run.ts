@@ -6,7 +6,7 @@
 import { auditableInput, type AuditEvent, digestInput } from "../audit/log.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import { checkCall } from "../cli/check-call.ts";
-import { type GlobalOptions, loadOptionsOf } from "../cli/globals.ts";
+import { type GlobalOptions, loadOptionsOf } from "../cli/options.ts";
 import type { PolicyCompiler } from "../policy/compile-cache.ts";
 import { loadPolicy } from "../policy/load.ts";
 import type { Policy } from "../policy/policy.ts";

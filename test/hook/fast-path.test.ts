@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { analyzeBash } from "../../src/bash/analyze.ts";
 import { plainWords } from "../../src/bash/tokenize.ts";
 import { checkCall } from "../../src/cli/check-call.ts";
-import { globalsFrom } from "../../src/cli/globals.ts";
+import { globalsFrom } from "../../src/cli/options.ts";
 import { verdictFor } from "../../src/hook/verdict.ts";
 import { loadPolicy } from "../../src/policy/load.ts";
 import { benignCommands } from "../bash/benign-corpus.ts";

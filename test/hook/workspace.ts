@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AuditEvent } from "../../src/audit/log.ts";
 import { analyzeBash } from "../../src/bash/analyze.ts";
-import { globalsFrom } from "../../src/cli/globals.ts";
+import { globalsFrom } from "../../src/cli/options.ts";
 import { runHook } from "../../src/hook/run.ts";
 import type { HostName } from "../../src/hook/types.ts";
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { analyzeBash, analyzeBashSync } from "../../src/bash/analyze.ts";
 import { loadBashParser } from "../../src/bash/parser.ts";
 import { analyzerDeps, checkCall } from "../../src/cli/check-call.ts";
-import type { GlobalOptions } from "../../src/cli/globals.ts";
+import type { GlobalOptions } from "../../src/cli/options.ts";
 import { decide } from "../../src/policy/decide.ts";
 import { buildRequest, factsFromTool } from "../../src/policy/request.ts";
 import { executeToolCall } from "../../src/exec/pipeline.ts";

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { analyzeBash } from "../../src/bash/analyze.ts";
 import { checkCall } from "../../src/cli/check-call.ts";
-import { globalsFrom } from "../../src/cli/globals.ts";
+import { globalsFrom } from "../../src/cli/options.ts";
 import { CompileCache } from "../../src/policy/compile-cache.ts";
 import type { Policy } from "../../src/policy/policy.ts";
 import { setTrust } from "../../src/policy/trust.ts";

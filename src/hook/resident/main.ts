@@ -1,6 +1,6 @@
 /** `toolrt hook --resident-helper`: the helper of this build, for this user and environment. */
 import { AuditLog } from "../../audit/log.ts";
-import { globalsFrom } from "../../cli/globals.ts";
+import { globalsFrom } from "../../cli/options.ts";
 import { CompileCache } from "../../policy/compile-cache.ts";
 import { answerHook } from "../process.ts";
 import { serveHelper } from "./helper.ts";

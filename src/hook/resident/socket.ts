@@ -29,7 +29,7 @@ export const DECISION_ENV = [
 const MAX_SOCKET_PATH = 96;
 
 /**
- * The state dir as the CLI defaults it (cli/globals.ts), read without loading the command line or
+ * The state dir as the CLI defaults it (cli/options.ts), read without loading the command line or
  * `node:os`; undefined (no helper) when it is not an absolute path the environment spells out.
  */
 function stateDirOf(env: Record<string, string | undefined>): string | undefined {
