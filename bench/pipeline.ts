@@ -9,6 +9,10 @@ import { toolOnlyPolicy } from "../src/exec/permission.ts";
 import { StreamingToolExecutor } from "../src/exec/streaming-executor.ts";
 import { ToolPool } from "../src/pool/tool-pool.ts";
 import { buildTool } from "../src/tool/build-tool.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createSession } from "../src/exec/session.ts";
+import { readTool } from "../src/tools/read/tool.ts";
 import { testContext } from "../test/helpers/session-context.ts";
 import { report, round, summarize, timeRuns } from "./support/lib.ts";
 
@@ -76,3 +80,35 @@ report("pipeline.streaming_vs_serial", {
   streaming_ms: round(streamMs, 1),
   speedup: round(serialMs / streamMs, 2),
 });
+
+// 1,000 Read calls in one turn, as one model message: batched in parallel, one message budget.
+{
+  const readCtx = testContext();
+  mkdirSync(readCtx.cwd, { recursive: true });
+  const calls = Array.from({ length: 1_000 }, (_, i) => {
+    const file = join(readCtx.cwd, `f${i}.txt`);
+    writeFileSync(file, `line ${i}\n`.repeat(20));
+    return { id: `r${i}`, name: "Read", input: { file_path: file } };
+  });
+  for (const withAudit of [false, true]) {
+    const session = createSession({
+      pool: new ToolPool([readTool], { mode: "default", denyRules: [] }),
+      policy: toolOnlyPolicy,
+      cwd: readCtx.cwd,
+      stateDir: readCtx.stateDir,
+      mode: "default",
+      invokedBy: "provider",
+      audit: withAudit,
+    });
+    const start = performance.now();
+    const outcomes = await session.executeAll(calls);
+    const ms = performance.now() - start;
+    const failed = outcomes.filter((o) => o.isError).length;
+    report(`pipeline.read_1000_one_turn.${withAudit ? "with_audit" : "no_audit"}`, {
+      calls: calls.length,
+      failed,
+      total_ms: round(ms, 1),
+      per_call_us: round((ms / calls.length) * 1000, 1),
+    });
+  }
+}
