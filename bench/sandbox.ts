@@ -10,7 +10,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ISOLATION_ARGS } from "../src/sandbox/bwrap.ts";
+import { baseBwrapArgs } from "../src/sandbox/bwrap.ts";
 import { detectSandbox } from "../src/sandbox/detect.ts";
 import { buildSandboxProfile } from "../src/sandbox/profile.ts";
 import { wrapCommand } from "../src/sandbox/wrap.ts";
@@ -33,22 +33,7 @@ const figures = (values: number[]) => {
 
 const commands: Record<string, string[]> = {
   none: [trueBin],
-  bwrap: [
-    bwrap,
-    ...ISOLATION_ARGS,
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--bind",
-    workspace,
-    workspace,
-    "--",
-    trueBin,
-  ],
+  bwrap: [...baseBwrapArgs(bwrap), "--bind", workspace, workspace, "--", trueBin],
   toolrt: [binary, "sandbox", "--workspace", workspace, "--", trueBin],
 };
 const labels: Record<string, string> = {

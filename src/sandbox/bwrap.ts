@@ -27,19 +27,14 @@ export const ISOLATION_ARGS: readonly string[] = [
   "ALL",
 ];
 
+/** The start every sandbox shares: namespaces and capabilities, `/` read-only, fresh `/dev` and `/proc`. */
+export function baseBwrapArgs(bwrapPath: string): string[] {
+  return [bwrapPath, ...ISOLATION_ARGS, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+}
+
 /** `bwrap ... --` (the command follows). The host's `/` is read-only; `/dev` and `/proc` are fresh. */
 export function bwrapArgs(plan: MountPlan, options: BwrapOptions): string[] {
-  const args = [
-    options.bwrapPath,
-    ...ISOLATION_ARGS,
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-  ];
+  const args = baseBwrapArgs(options.bwrapPath);
   const sourceOf: Record<MountOp["op"], (path: string) => string> = {
     "bind": (path) => path,
     "ro-bind": (path) => path,
