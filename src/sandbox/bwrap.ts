@@ -14,7 +14,7 @@ export interface BwrapOptions {
 }
 
 /** Namespaces and hardening: own user, pid, ipc, uts and network namespaces; no capabilities. */
-export const ISOLATION_ARGS: readonly string[] = [
+const ISOLATION_ARGS: readonly string[] = [
   "--die-with-parent",
   "--new-session",
   "--unshare-user",
