@@ -69,7 +69,7 @@ export function judge(words: Word[]): Verdict {
   const name = basename(texts[0] ?? "");
   const args = texts.slice(1);
   const verdict: Verdict = {
-    readOnly: ALWAYS_READ_ONLY.has(name),
+    readOnly: ALWAYS_READ_ONLY.has(name) || readOnlySubcommand(name, args),
     noAutoAllow: [],
     ruleWords: [name, ...args],
     paths: extractPaths(name, args),
@@ -219,6 +219,31 @@ const SPECIFIC: Record<string, Specific> = {
     v.readOnly = !args.some((a) => a === "-");
   },
 };
+
+const words = (list: string) => new Set(list.split(" "));
+
+/**
+ * Developer tools whose listed subcommands only read (the first word after the tool; a flag before
+ * it makes the command not read-only, since its value could be taken for the subcommand).
+ */
+const READ_ONLY_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
+  docker: words("ps images inspect logs version info history port top"),
+  podman: words("ps images inspect logs version info history port top"),
+  kubectl: words("get describe logs version explain api-resources api-versions cluster-info top"),
+  helm: words("list ls status get history version show search"),
+  terraform: words("version show output providers graph"),
+};
+
+/** `gh <group> <action>`: the actions that only read. */
+const GH_READ_ONLY_ACTIONS = words("list view status diff checks");
+const GH_GROUPS = words("pr issue repo run release workflow gist label cache");
+
+function readOnlySubcommand(name: string, args: string[]): boolean {
+  const first = args[0] ?? "";
+  if (name === "gh") return GH_GROUPS.has(first) && GH_READ_ONLY_ACTIONS.has(args[1] ?? "");
+  if (name === "go") return first === "version" || (first === "env" && !args.some((a) => /^-[wu]$/.test(a)));
+  return READ_ONLY_SUBCOMMANDS[name]?.has(first) === true;
+}
 
 function awk(args: string[], v: Verdict): void {
   const parsed = parseArgs(args, { short: "fvF", long: ["file", "assign", "field-separator"] });

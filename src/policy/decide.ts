@@ -160,7 +160,8 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     );
   }
   if (request.readOnly) {
-    const pathAllows = allows.filter((h) => h.paths.size > 0);
+    // Only rules that let it reach outside the workspace are worth naming.
+    const pathAllows = allows.filter((h) => [...h.paths].some((i) => !inWorkspace(request.paths[i]!)));
     const by = pathAllows.length > 0 ? `; paths outside it ${allowReason(pathAllows)}` : "";
     return finish(result, "allow", `read-only ${request.tool} call inside the workspace${by}`, pathAllows);
   }

@@ -1,0 +1,44 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { analyzeBash } from "../../src/bash/analyze.ts";
+import { loadBashParser } from "../../src/bash/parser.ts";
+
+beforeAll(() => loadBashParser());
+
+const readOnly = async (command: string) => (await analyzeBash(command)).readOnly;
+
+describe("developer tools' read-only subcommands", () => {
+  const reads = [
+    "docker ps -a",
+    "docker logs web",
+    "docker inspect web",
+    "kubectl get pods -n prod",
+    "kubectl describe deployment api",
+    "kubectl logs api-123",
+    "helm list",
+    "gh pr list",
+    "gh issue view 12",
+    "gh run view 99",
+    "go env",
+    "go version",
+    "terraform show",
+  ];
+  for (const command of reads) {
+    test(`${command} only reads`, async () => expect(await readOnly(command)).toBe(true));
+  }
+  const writes = [
+    "docker rm web",
+    "docker run alpine",
+    "kubectl delete pod api",
+    "kubectl apply -f x.yaml",
+    "kubectl -n prod get pods", // a flag first: its value could be taken for the subcommand
+    "helm install x y",
+    "gh pr merge 1",
+    "gh api /repos/x/y",
+    "go env -w GOFLAGS=-x",
+    "terraform apply",
+    "docker logs web > out.txt",
+  ];
+  for (const command of writes) {
+    test(`${command} is not read-only`, async () => expect(await readOnly(command)).toBe(false));
+  }
+});
