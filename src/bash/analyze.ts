@@ -21,7 +21,7 @@ import type { BashAnalysis, CheckHit, ParseOutcome, Redirect, SimpleCommand } fr
 import { quoteViews } from "./views.ts";
 import { unknownVariable, walkTree } from "./walker.ts";
 import { destructiveWarnings } from "./warnings.ts";
-import { basename, SAFE_ENV_VARS, unwrap } from "./wrappers.ts";
+import { basename, SAFE_ENV_VARS, stdinScript, unwrap } from "./wrappers.ts";
 
 /** Above this many sub-commands the analyzer stops judging them one by one: ask. */
 export const MAX_SUBCOMMANDS = 50;
@@ -121,7 +121,9 @@ function analyzeInner(command: string, parser: Parser | null, depth: number): In
   const checks = new Map<number, CheckHit>();
   const catastrophic = new Map<string, ReturnType<typeof findCatastrophes>[number]>();
   for (const raw of walk.commands) {
-    const { invocations, scripts } = unwrap(raw);
+    const { invocations, scripts: wrapped } = unwrap(raw);
+    const fromStdin = stdinScript(raw, walk.commands);
+    const scripts = fromStdin ? [...wrapped, fromStdin] : wrapped;
     invocations.forEach((inv, i) => {
       const j = judgeInvocation(inv, i === 0 ? raw.redirects : []);
       const unknown = unknownWord(j);

@@ -323,3 +323,28 @@ function unwrapShell(inv: Invocation, texts: string[], out: Out): void {
   if (operand === undefined) return keep(inv, out, `${name} runs its standard input as shell code`);
   keep(inv, out, `${name} runs the script ${operand}`);
 }
+
+/**
+ * Literal text a shell reads as its code from standard input: `echo '...' | sh`,
+ * `printf '...' | bash`, `sh <<< '...'`. It is analyzed like `sh -c '...'`; anything else a shell
+ * reads from a pipe stays unknown (and asks).
+ */
+export function stdinScript(raw: RawCommand, all: readonly RawCommand[]): Script | undefined {
+  const words = raw.words.map((w) => w.text);
+  const name = basename(words[0] ?? "");
+  if (!SHELLS.has(name) || words.slice(1).some((w) => !w.startsWith("-") || /^-[a-zA-Z]*c/.test(w))) {
+    return undefined;
+  }
+  const here = raw.redirects.find((r) => r.op === "<<<");
+  if (here) return { text: here.target, via: `${name} <<<`, env: {} };
+  if (raw.pipe === 0 || raw.stage === 0) return undefined;
+  const source = all.find((c) => c.pipe === raw.pipe && c.stage === raw.stage - 1 && c.nested === raw.nested);
+  const [feeder, ...args] = source?.words.map((w) => w.text) ?? [];
+  if (feeder === "echo") {
+    return { text: args.filter((a) => !/^-[neE]+$/.test(a)).join(" "), via: `echo | ${name}`, env: {} };
+  }
+  if (feeder === "printf" && args[0] !== undefined && !args[0].includes("%")) {
+    return { text: args[0].replaceAll("\\n", "\n"), via: `printf | ${name}`, env: {} };
+  }
+  return undefined;
+}
