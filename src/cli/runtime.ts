@@ -91,6 +91,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
   // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
   const denials = new DenialTracker();
+  const discoveredIn = new WeakMap<ToolPool, DiscoveredTools>();
   const grant = (rule: string) => {
     rules = grantForSession(rules, globals.stateDir, globals.cwd, rule);
   };
@@ -117,10 +118,18 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       });
       mcp.attach(pool);
       pluginTools.attach(pool);
+      discoveredIn.set(pool, discovered);
       return { pool, discovered };
     },
     openSession(pool, invokedBy, agent) {
+      // A model (or a client standing in for one) calls a deferred tool only once ToolSearch found it;
+      // a person at the CLI may call any tool by name.
+      const discovered = discoveredIn.get(pool);
+      const discovery = invokedBy !== "cli" && discovered
+        ? { discovered, isDeferred: (tool: AnyTool) => isDeferredIn(pool.current, tool) }
+        : undefined;
       return createSession({
+        ...(discovery ? { discovery } : {}),
         pool,
         policy: (request) => rulesPolicy(rules, denials)(request),
         analyze: analyzeShellCommand,

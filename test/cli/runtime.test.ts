@@ -6,6 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AuditRecord } from "../../src/audit/log.ts";
+import { globalsFrom } from "../../src/cli/options.ts";
+import { openDefaultSession } from "../../src/cli/runtime.ts";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/session-context.ts";
@@ -74,5 +76,66 @@ describe("toolrt run Bash: the policy's sandbox", () => {
     expect(existsSync(join(root, "outside"))).toBe(false);
     expect(JSON.parse(run.stdout).content[0].text).toContain(`writing ${join(root, "outside")} was blocked`);
     expect(notices()).toEqual([]);
+  });
+});
+
+describe("the discovery gate of model-driven sessions", () => {
+  async function session(invokedBy: "provider" | "cli") {
+    const root = tempDir();
+    const ws = join(root, "ws");
+    mkdirSync(ws);
+    const env = {
+      HOME: root,
+      XDG_CONFIG_HOME: join(root, ".config"),
+      TOOLRT_MANAGED_POLICY: join(root, "managed"),
+    };
+    const saved = { ...process.env };
+    Object.assign(process.env, env);
+    try {
+      const globals = globalsFrom({ cwd: ws, stateDir: join(root, "state") });
+      return await openDefaultSession(globals, invokedBy);
+    } finally {
+      for (const key of Object.keys(env)) process.env[key] = saved[key];
+    }
+  }
+  const text = (o: { content: { type: string; text?: string }[] }) =>
+    o.content.map((b) => b.text ?? "").join("");
+
+  test("a model calls a deferred tool only after ToolSearch found it", async () => {
+    const s = await session("provider");
+    try {
+      const before = await s.session.execute({
+        id: "t1",
+        name: "WebFetch",
+        input: { url: "http://127.0.0.1:9/", prompt: "p" },
+      });
+      expect(text(before)).toContain("No such tool available: WebFetch");
+      await s.session.execute({
+        id: "t2",
+        name: "ToolSearch",
+        input: { query: "select:WebFetch", max_results: 5 },
+      });
+      const after = await s.session.execute({
+        id: "t3",
+        name: "WebFetch",
+        input: { url: "http://127.0.0.1:9/", prompt: "p" },
+      });
+      expect(text(after)).not.toContain("No such tool available");
+    } finally {
+      await s.close();
+    }
+  });
+  test("a person at the CLI calls it by name", async () => {
+    const s = await session("cli");
+    try {
+      const out = await s.session.execute({
+        id: "t1",
+        name: "WebFetch",
+        input: { url: "http://127.0.0.1:9/", prompt: "p" },
+      });
+      expect(text(out)).not.toContain("No such tool available");
+    } finally {
+      await s.close();
+    }
   });
 });
