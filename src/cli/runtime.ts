@@ -122,10 +122,10 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       return { pool, discovered };
     },
     openSession(pool, invokedBy, agent) {
-      // A model (or a client standing in for one) calls a deferred tool only once ToolSearch found it;
-      // a person at the CLI may call any tool by name.
+      // The agent's model calls a deferred tool only once ToolSearch found it (as the API requires);
+      // a person at the CLI or an MCP client may call any tool by name — permission still decides.
       const discovered = discoveredIn.get(pool);
-      const discovery = invokedBy !== "cli" && discovered
+      const discovery = invokedBy === "provider" && discovered
         ? { discovered, isDeferred: (tool: AnyTool) => isDeferredIn(pool.current, tool) }
         : undefined;
       return createSession({
