@@ -13,8 +13,10 @@ import { sandboxedLaunch } from "../src/exec/processes/sandboxed-launch.ts";
 import { DEFAULT_SANDBOX_POLICY } from "../src/policy/sandbox-policy.ts";
 import { detectSandbox } from "../src/sandbox/detect.ts";
 import { createToolContext } from "../src/tool/context.ts";
-import { bashTool, createBashTool } from "../src/tools/bash/tool.ts";
+import { createBashTool } from "../src/tools/bash/tool.ts";
 import { report, round, summarize } from "./support/lib.ts";
+
+const bashTool = createBashTool();
 
 const RUNS = 200;
 const root = mkdtempSync(join(tmpdir(), "toolrt-bench-bash-"));

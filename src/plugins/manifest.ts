@@ -57,8 +57,6 @@ export const pluginManifestSchema = z.object({
   lspServers: inlineOrFile("language servers").optional(),
 });
 
-export type PluginManifest = z.infer<typeof pluginManifestSchema>;
-
 /** Fields of Claude Code manifests that toolrt accepts and does not use. */
 export const IGNORED_FIELDS = new Set([
   "$schema",
