@@ -13,12 +13,12 @@ interface ApprovalFile {
   workspaces: Record<string, Record<string, string>>;
 }
 
-export function approvalsPath(stateDir: string): string {
+function approvalsPath(stateDir: string): string {
   return join(stateDir, "mcp-approvals.json");
 }
 
 /** A stable fingerprint of a server config (keys sorted, so reordering a file changes nothing). */
-export function fingerprint(config: McpServerConfig): string {
+function fingerprint(config: McpServerConfig): string {
   const canonical = JSON.stringify(
     config,
     (_, value) =>

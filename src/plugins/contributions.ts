@@ -9,7 +9,7 @@ import type { LoadedPlugin } from "./load.ts";
 import type { McpServerEntry } from "./manifest.ts";
 
 /** The name a plugin's MCP server gets, so its tools are `mcp__plugin_<plugin>_<server>__<tool>`. */
-export function pluginMcpServerName(plugin: string, server: string): string {
+function pluginMcpServerName(plugin: string, server: string): string {
   return `plugin_${plugin}_${server}`;
 }
 

@@ -11,7 +11,7 @@ export function trustFile(stateDir: string): string {
 }
 
 /** The trusted directories; a workspace inside one of them is trusted too. */
-export function trustedDirs(stateDir: string): string[] {
+function trustedDirs(stateDir: string): string[] {
   let text: string;
   try {
     text = readFileSync(trustFile(stateDir), "utf8");

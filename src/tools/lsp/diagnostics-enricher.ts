@@ -9,7 +9,7 @@ import type { LspManager } from "../../lsp/manager.ts";
 import type { ContentBlock } from "../../tool/messages.ts";
 import { displayPath } from "../shared/paths.ts";
 
-export const EDITING_TOOLS = new Set(["Edit", "Write", "MultiEdit"]);
+const EDITING_TOOLS = new Set(["Edit", "Write", "MultiEdit"]);
 
 export function createDiagnosticsEnricher(manager: LspManager): ResultEnricher {
   return async ({ tool, input, ctx }) => {

@@ -2,7 +2,7 @@
 import type { Diagnostic } from "../../lsp/protocol.ts";
 import { displayPath } from "../shared/paths.ts";
 
-export const MAX_DIAGNOSTICS_SHOWN = 20;
+const MAX_DIAGNOSTICS_SHOWN = 20;
 
 const SEVERITY = ["", "error", "warning", "info", "hint"] as const;
 
