@@ -12,22 +12,20 @@ import { bashLaunch } from "../src/exec/processes/launch.ts";
 import { sandboxedLaunch } from "../src/exec/processes/sandboxed-launch.ts";
 import { DEFAULT_SANDBOX_POLICY } from "../src/policy/sandbox-policy.ts";
 import { detectSandbox } from "../src/sandbox/detect.ts";
-import type { ToolContext } from "../src/tool/types.ts";
-import { bashTool, createBashTool } from "../src/tools/bash/tool.ts";
+import { createToolContext } from "../src/tool/context.ts";
+import { createBashTool } from "../src/tools/bash/tool.ts";
 import { report, round, summarize } from "./support/lib.ts";
+
+const bashTool = createBashTool();
 
 const RUNS = 200;
 const root = mkdtempSync(join(tmpdir(), "toolrt-bench-bash-"));
-const ctx: ToolContext = {
+const ctx = createToolContext({
   cwd: root,
-  additionalDirs: [],
   stateDir: join(root, ".state"),
   mode: "default",
   invokedBy: "cli",
-  abortSignal: new AbortController().signal,
-  session: { readFiles: new Map(), todos: [] },
-  agent: { depth: 0 },
-};
+});
 const launch = bashLaunch("true", root);
 
 async function direct(): Promise<void> {

@@ -8,7 +8,6 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { toolOnlyPolicy } from "../src/exec/permission.ts";
 import type { ResultEnricher } from "../src/exec/pipeline.ts";
 import { createSession } from "../src/exec/session.ts";
 import { lspServerConfigSchema } from "../src/lsp/config.ts";
@@ -17,6 +16,7 @@ import { getAllBaseTools } from "../src/pool/base-tools.ts";
 import { ToolPool } from "../src/pool/tool-pool.ts";
 import { createDiagnosticsEnricher } from "../src/tools/lsp/diagnostics-enricher.ts";
 import { report, round, summarize, timeRuns } from "./support/lib.ts";
+import { toolOnlyPolicy } from "../test/helpers/tool-only-policy.ts";
 
 const STARTS = 5;
 const EDITS = 20;

@@ -5,7 +5,6 @@
 import { z } from "zod";
 import { AuditLog } from "../src/audit/log.ts";
 import { executeToolCall, type PipelineDeps } from "../src/exec/pipeline.ts";
-import { toolOnlyPolicy } from "../src/exec/permission.ts";
 import { StreamingToolExecutor } from "../src/exec/streaming-executor.ts";
 import { ToolPool } from "../src/pool/tool-pool.ts";
 import { buildTool } from "../src/tool/build-tool.ts";
@@ -15,6 +14,7 @@ import { createSession } from "../src/exec/session.ts";
 import { readTool } from "../src/tools/read/tool.ts";
 import { testContext } from "../test/helpers/session-context.ts";
 import { report, round, summarize, timeRuns } from "./support/lib.ts";
+import { toolOnlyPolicy } from "../test/helpers/tool-only-policy.ts";
 
 const noop = buildTool({
   name: "Noop",

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readTool } from "../src/tools/read/tool.ts";
-import type { ToolContext } from "../src/tool/types.ts";
+import { createToolContext } from "../src/tool/context.ts";
 
 const RUNS = 30;
 const TARGET_BYTES = 10 * 1024 * 1024;
@@ -17,16 +17,7 @@ try {
   const lineCount = Math.ceil(TARGET_BYTES / line.length);
   const path = join(dir, "big.txt");
   writeFileSync(path, line.repeat(lineCount));
-  const ctx: ToolContext = {
-    cwd: dir,
-    additionalDirs: [],
-    stateDir: dir,
-    mode: "default",
-    invokedBy: "cli",
-    abortSignal: new AbortController().signal,
-    session: { readFiles: new Map(), todos: [] },
-    agent: { depth: 0 },
-  };
+  const ctx = createToolContext({ cwd: dir, stateDir: dir, mode: "default", invokedBy: "cli" });
   const input = { file_path: path, offset: lineCount - 100, limit: 100 };
   await readTool.call(input, ctx, () => {}); // warm-up
   const times: number[] = [];

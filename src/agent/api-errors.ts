@@ -3,6 +3,7 @@
  * again can help (rate limits, overload, server errors, dropped connections).
  */
 import Anthropic from "@anthropic-ai/sdk";
+import { errorMessage } from "../tool/errors.ts";
 
 export interface ApiFailure {
   retryable: boolean;
@@ -23,7 +24,7 @@ export function describeApiFailure(error: unknown): ApiFailure {
     return {
       retryable: false,
       status: null,
-      message: error instanceof Error ? error.message : String(error),
+      message: errorMessage(error),
     };
   }
   const status = error.status ?? null;

@@ -2,6 +2,7 @@
  * Background subagents of one agent run. Starting one returns at once; its completion is queued
  * as a notification that the owning loop delivers to the model on its next turn.
  */
+import { errorMessage } from "../tool/errors.ts";
 
 export type TaskStatus = "completed" | "failed" | "interrupted";
 
@@ -34,7 +35,7 @@ export class BackgroundTasks {
     work(controller.signal)
       .catch((error): { status: TaskStatus; result: string } => ({
         status: controller.signal.aborted ? "interrupted" : "failed",
-        result: error instanceof Error ? error.message : String(error),
+        result: errorMessage(error),
       }))
       .then(({ status, result }) => {
         this.#running.delete(meta.agentId);

@@ -34,7 +34,7 @@ import {
   type Usage,
 } from "./stream-json.ts";
 
-export const DEFAULT_MAX_TOKENS = 16_384;
+const DEFAULT_MAX_TOKENS = 16_384;
 
 export interface AgentRunOptions {
   client: Anthropic;

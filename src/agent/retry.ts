@@ -22,7 +22,7 @@ export interface RetryNotice {
 }
 
 /** The delay before retry number `attempt` (1-based): the server's retry-after wins when it gave one. */
-export function retryDelayMs(attempt: number, failure: ApiFailure, policy: RetryPolicy): number {
+function retryDelayMs(attempt: number, failure: ApiFailure, policy: RetryPolicy): number {
   if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, policy.maxDelayMs);
   const exponential = Math.min(policy.baseDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
   // Up to 25 % jitter, so many clients overloaded together do not return together.

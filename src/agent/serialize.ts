@@ -42,7 +42,7 @@ export interface SerializeOptions {
   discovered: { has(name: string): boolean };
 }
 
-export function serverSearchTool(variant: ServerToolSearch): ApiServerSearchTool {
+function serverSearchTool(variant: ServerToolSearch): ApiServerSearchTool {
   return variant === "regex"
     ? { type: "tool_search_tool_regex_20251119", name: "tool_search_tool_regex" }
     : { type: "tool_search_tool_bm25_20251119", name: "tool_search_tool_bm25" };

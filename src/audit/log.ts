@@ -49,7 +49,7 @@ export interface AuditRecord extends AuditEvent {
   hash: string;
 }
 
-export function auditLogPath(stateDir: string): string {
+function auditLogPath(stateDir: string): string {
   return join(stateDir, "audit.jsonl");
 }
 

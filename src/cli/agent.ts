@@ -15,7 +15,7 @@ import { globalsOf } from "./globals.ts";
 import { askOnTerminal } from "./run.ts";
 import { openRuntime } from "./runtime.ts";
 
-export const DEFAULT_MODEL = "claude-sonnet-5-5";
+const DEFAULT_MODEL = "claude-sonnet-5-5";
 
 interface AgentFlags {
   json?: boolean;

@@ -57,7 +57,7 @@ function readBatchFile(path: string): string {
 }
 
 /** One JSON line per input line, in order; a line that cannot be analyzed gets `{line, error}`. */
-export function analyzeBatch(input: string, format: AnalyzeOptions["batchFormat"]): string {
+function analyzeBatch(input: string, format: AnalyzeOptions["batchFormat"]): string {
   const lines = input.split("\n");
   if (lines.at(-1) === "") lines.pop();
   let out = "";

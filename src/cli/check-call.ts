@@ -10,7 +10,7 @@ import { decide } from "../policy/decide.ts";
 import type { Policy } from "../policy/policy.ts";
 import { buildRequest, factsFromTool } from "../policy/request.ts";
 import type { Decision, ToolFacts } from "../policy/types.ts";
-import type { ToolContext } from "../tool/types.ts";
+import { createToolContext } from "../tool/context.ts";
 import { type GlobalOptions, permissionModeOf } from "./options.ts";
 
 export interface CheckDeps {
@@ -58,15 +58,11 @@ async function builtinFacts(name: string, input: unknown, globals: GlobalOptions
   const { getAllBaseTools } = await import("../pool/base-tools.ts");
   const tool = getAllBaseTools().find((t) => t.name === name || t.aliases.includes(name));
   if (!tool) return {};
-  const ctx: ToolContext = {
+  const ctx = createToolContext({
     cwd: globals.cwd,
-    additionalDirs: [],
     stateDir: globals.stateDir,
     mode: permissionModeOf(globals.mode),
     invokedBy: "cli",
-    abortSignal: new AbortController().signal,
-    session: { readFiles: new Map(), todos: [] },
-    agent: { depth: 0 },
-  };
+  });
   return factsFromTool(tool, input, ctx);
 }

@@ -52,7 +52,7 @@ export function register(program: Command, deps: CheckDeps = analyzerDeps): void
 }
 
 /** One JSON line per input line, in order; a line that cannot be checked yields `{error}`. */
-export function checkBatch(
+function checkBatch(
   text: string,
   format: string,
   loaded: LoadResult,

@@ -11,7 +11,7 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-export function exitCodeFor(error: unknown): number {
+function exitCodeFor(error: unknown): number {
   const isUsage = error instanceof UsageError || error instanceof ConfigError ||
     error instanceof RuleSyntaxError;
   return isUsage ? 2 : 1;

@@ -12,6 +12,7 @@ import { runHookProcess } from "../hook/process.ts";
 import { type HostName, HOSTS } from "../hook/types.ts";
 import { UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
+import { errorMessage } from "../tool/errors.ts";
 
 interface InstallOptions {
   project?: boolean;
@@ -52,7 +53,7 @@ export function register(program: Command): void {
           });
           result = apply(target, (entry) => runsCommand(entry, (c) => isHookCommand(c, ours)));
         } catch (error) {
-          throw new UsageError(error instanceof Error ? error.message : String(error));
+          throw new UsageError(errorMessage(error));
         }
         const verb = name === "install" ? "installed in" : "removed from";
         console.log(

@@ -54,7 +54,7 @@ export function commandWordOf(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
+async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const word = commandWordOf(argv);
   const onlyVersion = word === undefined && argv.some((a) => a === "-v" || a === "--version");
   const names = word !== undefined && word in COMMANDS ? [word] : onlyVersion ? [] : Object.keys(COMMANDS);

@@ -2,7 +2,7 @@
 import type { AssembledPool } from "../pool/assemble.ts";
 import type { ToolCall } from "./types.ts";
 
-export const DEFAULT_MAX_CONCURRENCY = 10;
+const DEFAULT_MAX_CONCURRENCY = 10;
 
 export function maxToolConcurrency(env: NodeJS.ProcessEnv = process.env): number {
   const value = Number.parseInt(env.TOOLRT_MAX_TOOL_USE_CONCURRENCY ?? "", 10);

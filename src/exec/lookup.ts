@@ -40,7 +40,7 @@ export function lookupTool(pool: AssembledPool, name: string, gate?: DiscoveryGa
 }
 
 /** Names within a small edit distance (case-insensitive), closest first. */
-export function closestNames(name: string, candidates: string[], limit: number): string[] {
+function closestNames(name: string, candidates: string[], limit: number): string[] {
   const target = name.toLowerCase();
   const maxDistance = Math.max(2, Math.floor(target.length / 3));
   return candidates

@@ -2,7 +2,7 @@
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const DEFAULT_RETENTION_DAYS = 7;
+const DEFAULT_RETENTION_DAYS = 7;
 
 export function resultsDir(stateDir: string): string {
   return join(stateDir, "results");

@@ -19,7 +19,7 @@ import type { CallOutcome, ExecuteOptions, ToolCall } from "./types.ts";
 import { validateCall } from "./validate.ts";
 
 /** Slightly above the Bash tool's own 10-minute maximum, so its own timeout reports first. */
-export const DEFAULT_CALL_TIMEOUT_MS = 11 * 60 * 1000;
+const DEFAULT_CALL_TIMEOUT_MS = 11 * 60 * 1000;
 
 export interface PipelineDeps {
   pool: ToolPool;
@@ -224,7 +224,7 @@ interface Stopped {
 }
 
 /** How long a stopped tool may take to hand back its partial result (output so far) before it is abandoned. */
-export const STOP_GRACE_MS = 2_000;
+const STOP_GRACE_MS = 2_000;
 
 /** Stage 5: the call itself, with a timeout and interruption that honours `interruptBehavior`. */
 async function runTool(

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { AuditLog } from "../audit/log.ts";
 import type { ToolPool } from "../pool/tool-pool.ts";
+import { createToolContext } from "../tool/context.ts";
 import type { AnyTool, InvokedBy, PermissionMode, ToolContext } from "../tool/types.ts";
 import { isCallConcurrencySafe, maxToolConcurrency } from "./concurrency.ts";
 import type { HooksConfig } from "./hooks/config.ts";
@@ -52,16 +53,14 @@ export function createSession(options: SessionOptions): RuntimeSession {
   const id = options.sessionId ?? randomUUID();
   const audit = options.audit === false ? undefined : AuditLog.inStateDir(options.stateDir);
   cleanupPersistedResults(options.stateDir);
-  let context: ToolContext = {
+  let context = createToolContext({
     cwd: options.cwd,
-    additionalDirs: options.additionalDirs ?? [],
+    additionalDirs: options.additionalDirs,
     stateDir: options.stateDir,
     mode: options.mode,
     invokedBy: options.invokedBy,
-    abortSignal: new AbortController().signal,
-    session: { readFiles: new Map(), todos: [] },
-    agent: options.agent ?? { depth: 0 },
-  };
+    agent: options.agent,
+  });
   const deps = {
     pool: options.pool,
     policy: options.policy,

@@ -7,7 +7,7 @@ import type { ContentBlock } from "../tool/messages.ts";
 import { persistResult } from "./persist.ts";
 
 export const GLOBAL_RESULT_CEILING_CHARS = 50_000;
-export const MESSAGE_BUDGET_CHARS = 200_000;
+const MESSAGE_BUDGET_CHARS = 200_000;
 const PREVIEW_HEAD_CHARS = 3_000;
 const PREVIEW_TAIL_CHARS = 1_000;
 
@@ -16,7 +16,7 @@ export interface ShapedContent {
   persistedPath?: string;
 }
 
-export function textLength(content: ContentBlock[]): number {
+function textLength(content: ContentBlock[]): number {
   return content.reduce((sum, block) => sum + (block.type === "text" ? block.text.length : 0), 0);
 }
 
@@ -34,7 +34,7 @@ export function shapeResult(
 }
 
 /** Head and tail of a large result, with its size and where the whole of it is. */
-export function previewText(text: string, path: string): string {
+function previewText(text: string, path: string): string {
   const chars = text.length;
   const tokens = Math.ceil(chars / 4);
   const head = text.slice(0, PREVIEW_HEAD_CHARS);

@@ -4,6 +4,8 @@
  * an unsafe call runs alone and nothing queued after it overtakes it. Results are yielded in the
  * order the calls arrived. When a Bash call fails, its running and queued siblings are cancelled.
  */
+import { errorMessage } from "../tool/errors.ts";
+import { toolUseError } from "./errors.ts";
 import type { CallOutcome, ToolCall } from "./types.ts";
 
 type State = "queued" | "executing" | "completed" | "yielded";
@@ -110,7 +112,7 @@ export class StreamingToolExecutor {
         decision: "allow",
         content: [{
           type: "text",
-          text: `<tool_use_error>${error instanceof Error ? error.message : error}</tool_use_error>`,
+          text: toolUseError(errorMessage(error)),
         }],
         durationMs: 0,
       }))
@@ -140,7 +142,7 @@ export class StreamingToolExecutor {
       toolName: call.name,
       isError: true,
       decision: "allow",
-      content: [{ type: "text", text: `<tool_use_error>Cancelled: ${why}.</tool_use_error>` }],
+      content: [{ type: "text", text: toolUseError(`Cancelled: ${why}.`) }],
       durationMs: 0,
     };
   }

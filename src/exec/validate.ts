@@ -55,7 +55,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** One line per problem, naming the parameter, what was expected and what arrived. */
-export function formatSchemaError(toolName: string, error: z.ZodError): string {
+function formatSchemaError(toolName: string, error: z.ZodError): string {
   const lines = error.issues.map((issue) => {
     const where = issue.path.length ? issue.path.join(".") : "input";
     return `- ${where}: ${issue.message}`;

@@ -5,6 +5,7 @@ import type { GlobalOptions } from "../cli/options.ts";
 import type { PolicyCompiler } from "../policy/compile-cache.ts";
 import { runHook } from "./run.ts";
 import type { HostName } from "./types.ts";
+import { errorMessage } from "../tool/errors.ts";
 
 /** The answer to one hook call, as this process or the resident helper (with its compile cache) gives it. */
 export function answerHook(
@@ -31,7 +32,7 @@ export async function runHookProcess(
     // Bun's own stdout: process.stdout costs milliseconds to initialise in a fresh process.
     if (answer) await Bun.write(Bun.stdout, `${answer}\n`);
   } catch (error) {
-    process.stderr.write(`toolrt hook: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`toolrt hook: ${errorMessage(error)}\n`);
   }
   return 0;
 }

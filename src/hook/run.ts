@@ -14,6 +14,7 @@ import type { Decision } from "../policy/types.ts";
 import { PROTOCOLS } from "./hosts/index.ts";
 import type { HookEvent, HostName, MappedCall, PostToolEvent, PreToolEvent, Verdict } from "./types.ts";
 import { verdictFor } from "./verdict.ts";
+import { errorMessage } from "../tool/errors.ts";
 
 export interface HookDeps {
   analyzeBash: (command: string) => Promise<BashAnalysis>;
@@ -76,7 +77,7 @@ function readEvent(stdin: string, read: (payload: unknown) => HookEvent): HookEv
   try {
     return read(payload);
   } catch (error) {
-    return { kind: "ignored", hostEvent: "", why: `unreadable payload: ${messageOf(error)}` };
+    return { kind: "ignored", hostEvent: "", why: `unreadable payload: ${errorMessage(error)}` };
   }
 }
 
@@ -94,7 +95,7 @@ async function judge(event: PreToolEvent, globals: GlobalOptions, deps: HookDeps
   } catch (error) {
     return {
       decision: "deny",
-      reason: `toolrt could not load its policy (${messageOf(error)})`,
+      reason: `toolrt could not load its policy (${errorMessage(error)})`,
       warnings: [],
     };
   }
@@ -103,7 +104,7 @@ async function judge(event: PreToolEvent, globals: GlobalOptions, deps: HookDeps
     for (const call of event.calls) decisions.push(await decideCall(call, policy, globals, deps));
     return verdictFor(decisions);
   } catch (error) {
-    return { decision: "none", reason: `toolrt failed to decide: ${messageOf(error)}`, warnings: [] };
+    return { decision: "none", reason: `toolrt failed to decide: ${errorMessage(error)}`, warnings: [] };
   }
 }
 
@@ -143,10 +144,6 @@ function record(deps: HookDeps, event: AuditEvent): void {
   try {
     deps.audit(event);
   } catch (error) {
-    process.stderr.write(`toolrt hook: could not write the audit log: ${messageOf(error)}\n`);
+    process.stderr.write(`toolrt hook: could not write the audit log: ${errorMessage(error)}\n`);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -34,7 +34,7 @@ export function verdictFor(decisions: Decision[]): Verdict {
 }
 
 /** The deny text the model and the person read: what decided, and what would allow the call. */
-export function denialReason(decision: Decision): string {
+function denialReason(decision: Decision): string {
   const how = howToAllow(decision.matched[0]);
   return `toolrt denied this call: ${decision.reason}.${how ? ` ${how}` : ""}`;
 }

@@ -3,8 +3,9 @@
  * covers the exact configuration approved: a changed command or URL needs approving again.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeJsonAtomically } from "../policy/json-file.ts";
 import type { McpServerConfig } from "./config.ts";
 
 interface ApprovalFile {
@@ -13,12 +14,12 @@ interface ApprovalFile {
   workspaces: Record<string, Record<string, string>>;
 }
 
-export function approvalsPath(stateDir: string): string {
+function approvalsPath(stateDir: string): string {
   return join(stateDir, "mcp-approvals.json");
 }
 
 /** A stable fingerprint of a server config (keys sorted, so reordering a file changes nothing). */
-export function fingerprint(config: McpServerConfig): string {
+function fingerprint(config: McpServerConfig): string {
   const canonical = JSON.stringify(
     config,
     (_, value) =>
@@ -70,9 +71,6 @@ export class McpApprovals {
     const file = this.#read();
     const servers = (file.workspaces[workspace] ??= {});
     change(servers);
-    mkdirSync(dirname(this.#file), { recursive: true });
-    const temporary = `${this.#file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`);
-    renameSync(temporary, this.#file);
+    writeJsonAtomically(this.#file, file);
   }
 }

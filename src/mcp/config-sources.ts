@@ -11,6 +11,7 @@ import { z } from "zod";
 import { McpApprovals } from "./approvals.ts";
 import { McpConfigError, type McpServerConfig, parseServersObject } from "./config.ts";
 import { normalizeNamePart } from "./definition-tool.ts";
+import { errorMessage } from "../tool/errors.ts";
 
 export type McpScope = "managed" | "flag" | "project" | "user" | "plugin";
 
@@ -90,7 +91,7 @@ function readConfigFile(file: string, required: boolean): ConfigFile | undefined
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new McpConfigError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new McpConfigError(`${file}: ${errorMessage(error)}`);
   }
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
     throw new McpConfigError(`${file}: expected an object with "mcpServers"`);

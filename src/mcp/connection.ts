@@ -27,11 +27,12 @@ import type { ToolResult } from "../tool/types.ts";
 import type { McpToolDefinition, McpToolOutput } from "./bridge-tool.ts";
 import type { McpServerConfig } from "./config.ts";
 import { mcpResultToContent } from "./content.ts";
-import { classifyFault, errorMessage, type FaultKind, withTimeout } from "./errors.ts";
+import { classifyFault, type FaultKind, withTimeout } from "./errors.ts";
 import { normalizeNamePart } from "./definition-tool.ts";
 import { dedupeByNormalizedName } from "./names.ts";
 import { type OpenedTransport, openTransport } from "./transport.ts";
 import { textBlock } from "../tool/messages.ts";
+import { errorMessage } from "../tool/errors.ts";
 
 export type ConnectionStatus = "pending" | "connected" | "failed" | "needs-auth" | "disabled";
 

@@ -5,7 +5,7 @@
 import type { CallToolResult, ContentBlock as McpContent } from "@modelcontextprotocol/sdk/types.js";
 import { type ContentBlock, textBlock } from "../tool/messages.ts";
 
-export const DEFAULT_MAX_MCP_OUTPUT_TOKENS = 25_000;
+const DEFAULT_MAX_MCP_OUTPUT_TOKENS = 25_000;
 /** The provider's per-image limit: a larger image is replaced by a notice, never sent. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** What an image costs against the token budget (a full-size image is about this many tokens). */
@@ -64,7 +64,7 @@ function imageBlock(data: string, mediaType: string): ContentBlock {
 }
 
 /** Estimated tokens of a block list: characters / 4 for text, a flat cost per image. */
-export function estimateTokens(blocks: readonly ContentBlock[]): number {
+function estimateTokens(blocks: readonly ContentBlock[]): number {
   let tokens = 0;
   for (const block of blocks) {
     if (block.type === "text") tokens += Math.ceil(block.text.length / CHARS_PER_TOKEN);
@@ -77,7 +77,7 @@ export function estimateTokens(blocks: readonly ContentBlock[]): number {
  * Keeps blocks in order until the budget is spent, cuts the text block that crosses it, drops
  * the rest and appends a notice saying so.
  */
-export function truncateToTokens(blocks: ContentBlock[], maxTokens: number): ContentBlock[] {
+function truncateToTokens(blocks: ContentBlock[], maxTokens: number): ContentBlock[] {
   if (estimateTokens(blocks) <= maxTokens) return blocks;
   const kept: ContentBlock[] = [];
   let left = maxTokens;

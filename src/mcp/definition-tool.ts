@@ -75,7 +75,7 @@ export function buildMcpDefinitionTool<Output = unknown>(
 }
 
 /** MCP annotations kept as claims; they never make the tool read-only or allowed. */
-export function hintsOf(annotations: McpToolAnnotations | undefined): SourceHints | undefined {
+function hintsOf(annotations: McpToolAnnotations | undefined): SourceHints | undefined {
   if (!annotations) return undefined;
   const hints: SourceHints = {};
   if (annotations.readOnlyHint !== undefined) hints.readOnly = annotations.readOnlyHint;

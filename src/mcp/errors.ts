@@ -1,5 +1,6 @@
 /** What went wrong talking to an MCP server, sorted by what the connection does about it. */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "../tool/errors.ts";
 
 export type FaultKind =
   /** The server did not answer in time; the connection itself may be fine. */
@@ -56,8 +57,4 @@ export async function withTimeout<T>(
   } finally {
     clearTimeout(timer);
   }
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

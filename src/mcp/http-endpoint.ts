@@ -7,7 +7,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 
-export const MCP_PATH = "/mcp";
+const MCP_PATH = "/mcp";
 
 export interface HttpEndpointOptions {
   host: string;

@@ -27,10 +27,10 @@ export interface McpManagerOptions extends Partial<Omit<ConnectionOptions, "work
   env?: NodeJS.ProcessEnv;
 }
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-export const DEFAULT_CALL_TIMEOUT_MS = 600_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_CALL_TIMEOUT_MS = 600_000;
 
-export function sourceIdOf(server: string): string {
+function sourceIdOf(server: string): string {
   return `mcp:${server}`;
 }
 

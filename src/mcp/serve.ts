@@ -25,7 +25,7 @@ import type { AnyTool } from "../tool/types.ts";
 import { startHttpEndpoint } from "./http-endpoint.ts";
 
 /** The tool that finds deferred tools; while it is in the pool, deferred tools are listed once found. */
-export const TOOL_SEARCH_NAME = "ToolSearch";
+const TOOL_SEARCH_NAME = "ToolSearch";
 
 /** One MCP server for one client connection (each HTTP session gets its own). */
 export function createServeServer(session: Session): Server {
@@ -78,12 +78,12 @@ export function createServeServer(session: Session): Server {
  * What a client is offered: with ToolSearch in the pool, the loaded tools plus the deferred ones
  * this client has found; without it, everything (a client could not find deferred tools otherwise).
  */
-export function listedTools(pool: AssembledPool, discovered: ReadonlySet<string>): AnyTool[] {
+function listedTools(pool: AssembledPool, discovered: ReadonlySet<string>): AnyTool[] {
   if (!pool.byName.has(TOOL_SEARCH_NAME)) return [...pool.tools];
   return pool.tools.filter((t) => !isDeferredIn(pool, t) || discovered.has(t.name));
 }
 
-export function toMcpTool(tool: AnyTool): McpTool {
+function toMcpTool(tool: AnyTool): McpTool {
   const schema = tool.inputJSONSchema();
   return {
     name: tool.name,
@@ -97,7 +97,7 @@ export function toMcpTool(tool: AnyTool): McpTool {
  * Annotations from the contract, fail-closed: a tool not read-only is announced as possibly
  * destructive and open-world unless it is a built-in that edits or reads local files.
  */
-export function annotationsOf(tool: AnyTool): ToolAnnotations {
+function annotationsOf(tool: AnyTool): ToolAnnotations {
   const described = toolLevelAnswers(tool);
   const local = tool.origin.kind === "builtin" && ["read", "edit", "orchestration"].includes(tool.category);
   return {
@@ -122,7 +122,7 @@ function toMcpContent(block: ContentBlock): McpContent {
 const DECISIONS = ["allow-once", "allow-always", "deny"] as const;
 
 /** Asks the client's user through MCP elicitation, when the client announced that capability. */
-export function elicitationAsker(server: Server): Asker | undefined {
+function elicitationAsker(server: Server): Asker | undefined {
   if (server.getClientCapabilities()?.elicitation === undefined) return undefined;
   return async (request) => {
     const lines = [

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { parseFrontmatter } from "./frontmatter.ts";
+import { parseFrontmatter } from "../tools/shared/frontmatter.ts";
 import type { PluginProblem } from "./manifest.ts";
 
 export interface AgentDefinition {

@@ -2,14 +2,14 @@
  * What the enabled plugins bring to the other parts of the runtime, in the shapes those parts read:
  * MCP servers as `.mcp.json` entries, hooks as one HooksConfig, agent definitions, LSP server specs.
  */
-import type { HooksConfig } from "../exec/hooks/config.ts";
 import type { LspServerSpec } from "../lsp/config.ts";
+import { type HooksConfig, mergeHooks } from "../policy/hooks-schema.ts";
 import type { AgentDefinition } from "./agents.ts";
 import type { LoadedPlugin } from "./load.ts";
 import type { McpServerEntry } from "./manifest.ts";
 
 /** The name a plugin's MCP server gets, so its tools are `mcp__plugin_<plugin>_<server>__<tool>`. */
-export function pluginMcpServerName(plugin: string, server: string): string {
+function pluginMcpServerName(plugin: string, server: string): string {
   return `plugin_${plugin}_${server}`;
 }
 
@@ -28,18 +28,7 @@ export function pluginMcpServers(
 
 /** Every plugin's hooks in one config: the matcher groups of each event, plugin after plugin. */
 export function pluginHooks(plugins: readonly LoadedPlugin[]): HooksConfig {
-  const merged: HooksConfig = {};
-  for (const plugin of plugins) {
-    for (
-      const [event, groups] of Object.entries(plugin.hooks) as [
-        keyof HooksConfig,
-        HooksConfig[keyof HooksConfig],
-      ][]
-    ) {
-      merged[event] = [...(merged[event] ?? []), ...(groups ?? [])];
-    }
-  }
-  return merged;
+  return mergeHooks(plugins.map((plugin) => plugin.hooks));
 }
 
 export function pluginAgents(plugins: readonly LoadedPlugin[]): AgentDefinition[] {

@@ -3,8 +3,9 @@
  * (`plugins-enabled.json`: workspace path → plugin name → true/false). A plugin nobody enabled
  * is off: installing code is not the same as letting it run in every repository.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeJsonAtomically } from "../policy/json-file.ts";
 
 type Record_ = Record<string, Record<string, boolean>>;
 
@@ -31,8 +32,5 @@ export function enabledIn(stateDir: string, workspace: string): Map<string, bool
 export function setEnabled(stateDir: string, workspace: string, name: string, enabled: boolean): void {
   const record = readRecord(stateDir);
   record[workspace] = { ...record[workspace], [name]: enabled };
-  mkdirSync(stateDir, { recursive: true });
-  const file = recordFile(stateDir);
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
-  renameSync(`${file}.tmp`, file);
+  writeJsonAtomically(recordFile(stateDir), record);
 }

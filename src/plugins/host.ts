@@ -22,7 +22,7 @@ import { projectSkillsDir } from "./locations.ts";
 import type { McpServerEntry } from "./manifest.ts";
 
 /** The pool source holding the LSP tool while any language server is declared. */
-export const LSP_SOURCE = "plugin-lsp";
+const LSP_SOURCE = "plugin-lsp";
 
 export interface PluginHostOptions {
   pool: PoolSink;

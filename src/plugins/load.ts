@@ -42,7 +42,7 @@ export type PluginLoad =
 
 const MANIFEST_LOCATIONS = ["plugin.json", join(".claude-plugin", "plugin.json")];
 
-export function manifestFileOf(root: string): string | undefined {
+function manifestFileOf(root: string): string | undefined {
   return MANIFEST_LOCATIONS.map((file) => join(root, file)).find((file) => existsSync(file));
 }
 
@@ -132,7 +132,7 @@ function componentDirs(root: string, declared: Paths, standard: string): string[
  * Replaces `${TOOLRT_PLUGIN_ROOT}` (and Claude Code's `${CLAUDE_PLUGIN_ROOT}`) in every string of a
  * component, so commands find the plugin's own scripts wherever it is installed.
  */
-export function expandPluginRoot<T>(value: T, root: string): T {
+function expandPluginRoot<T>(value: T, root: string): T {
   if (typeof value === "string") {
     return value.replaceAll("${TOOLRT_PLUGIN_ROOT}", root).replaceAll("${CLAUDE_PLUGIN_ROOT}", root) as T;
   }

@@ -6,9 +6,9 @@
 import { z } from "zod";
 
 /** A plugin name: also a namespace (`<plugin>:<skill>`, `plugin_<plugin>_<server>`), so kept plain. */
-export const PLUGIN_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+const PLUGIN_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
-export const relativePath = z.string().min(1).refine(
+const relativePath = z.string().min(1).refine(
   (path) => !path.startsWith("/") && !path.split(/[\\/]/).includes(".."),
   'a path inside the plugin, relative to its root (e.g. "./skills"), without `..`',
 );
@@ -16,7 +16,7 @@ export const relativePath = z.string().min(1).refine(
 const pathOrPaths = z.union([relativePath, z.array(relativePath)]);
 
 /** An MCP server in `.mcp.json` shape; the MCP client checks the details when it connects. */
-export const mcpServerSchema = z.union([
+const mcpServerSchema = z.union([
   z.looseObject({
     type: z.literal("stdio").optional(),
     command: z.string().min(1),
@@ -56,8 +56,6 @@ export const pluginManifestSchema = z.object({
   skills: pathOrPaths.optional(),
   lspServers: inlineOrFile("language servers").optional(),
 });
-
-export type PluginManifest = z.infer<typeof pluginManifestSchema>;
 
 /** Fields of Claude Code manifests that toolrt accepts and does not use. */
 export const IGNORED_FIELDS = new Set([

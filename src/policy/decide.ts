@@ -210,7 +210,7 @@ function unique(rules: MatchedRule[]): MatchedRule[] {
 }
 
 /** Sub-commands for Bash: the analyzer's split, or the whole string as one command until it is wired. */
-export function commandTargets(request: DecisionRequest): CommandTarget[] {
+function commandTargets(request: DecisionRequest): CommandTarget[] {
   if (request.tool !== "Bash") return [];
   if (request.bash && request.bash.commands.length > 0) {
     return request.bash.commands.map((c) => ({
@@ -236,7 +236,7 @@ export function commandTargets(request: DecisionRequest): CommandTarget[] {
 }
 
 /** The Bash command string of a request (input `{command}`, or a bare string from `toolrt check`). */
-export function commandString(request: Pick<DecisionRequest, "input" | "bash">): string {
+function commandString(request: Pick<DecisionRequest, "input" | "bash">): string {
   if (request.bash) return request.bash.command;
   const input = request.input as { command?: unknown } | string | null;
   return typeof input === "string" ? input : typeof input?.command === "string" ? input.command : "";

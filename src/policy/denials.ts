@@ -4,7 +4,7 @@
  */
 import type { Decision } from "./types.ts";
 
-export const GUIDANCE_THRESHOLD = 2;
+const GUIDANCE_THRESHOLD = 2;
 
 export class DenialTracker {
   private readonly counts = new Map<string, number>();
@@ -31,7 +31,7 @@ export class DenialTracker {
 }
 
 /** The tool and the rule that denied (or the reason, when no rule did). */
-export function denialKey(decision: Decision): string {
+function denialKey(decision: Decision): string {
   const rule = decision.matched[0];
   return `${decision.tool}\u0000${rule ? `${rule.source}:${rule.id}:${rule.rule}` : decision.reason}`;
 }

@@ -24,3 +24,14 @@ export const hooksConfigSchema = z.partialRecord(z.enum(HOOK_EVENTS), z.array(ma
 
 export type HooksConfig = z.infer<typeof hooksConfigSchema>;
 export type CommandHandler = z.infer<typeof commandHandler>;
+
+/** Several configs as one: each event's matcher groups, config after config. */
+export function mergeHooks(configs: Iterable<HooksConfig | undefined>): HooksConfig {
+  const merged: HooksConfig = {};
+  for (const config of configs) {
+    for (const [event, groups] of Object.entries(config ?? {}) as [HookEvent, HooksConfig[HookEvent]][]) {
+      merged[event] = [...(merged[event] ?? []), ...(groups ?? [])];
+    }
+  }
+  return merged;
+}

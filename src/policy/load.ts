@@ -49,11 +49,11 @@ export interface LoadResult {
   warnings: string[];
 }
 
-export const EMBEDDED_DEFAULT_FILE = "<embedded>/policy/default.json";
+const EMBEDDED_DEFAULT_FILE = "<embedded>/policy/default.json";
 export const EMBEDDED_DEFAULT_TEXT = `${JSON.stringify(defaultPolicy, null, 2)}\n`;
 
 /** Where the managed policy lives: `TOOLRT_MANAGED_POLICY` (a file or a directory) or the system dir. */
-export function managedPolicyFiles(
+function managedPolicyFiles(
   env: Record<string, string | undefined>,
   platform: NodeJS.Platform,
 ): string[] {
@@ -76,16 +76,16 @@ export function managedPolicyFiles(
   return [...(exists(main) ? [main] : []), ...extra];
 }
 
-export function userPolicyFile(env: Record<string, string | undefined>): string {
+function userPolicyFile(env: Record<string, string | undefined>): string {
   const config = env.XDG_CONFIG_HOME || join(homeOf(env), ".config");
   return join(config, "toolrt", "policy.json");
 }
 
-export function projectPolicyFile(cwd: string): string {
+function projectPolicyFile(cwd: string): string {
   return join(resolve(cwd), ".toolrt", "policy.json");
 }
 
-export function localPolicyFile(cwd: string): string {
+function localPolicyFile(cwd: string): string {
   return join(resolve(cwd), ".toolrt", "policy.local.json");
 }
 

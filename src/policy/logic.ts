@@ -55,7 +55,7 @@ const CUSTOM_OPERATIONS: Record<string, (args: unknown[], context: unknown, abov
   },
 };
 
-export const CUSTOM_OPERATION_NAMES = Object.keys(CUSTOM_OPERATIONS);
+const CUSTOM_OPERATION_NAMES = Object.keys(CUSTOM_OPERATIONS);
 
 function createEngine(): LogicEngine {
   const engine = new LogicEngine();

@@ -80,8 +80,3 @@ export function isInside(path: string, dir: string): boolean {
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   return path.startsWith(prefix);
 }
-
-/** A path glob the way the `glob` JSON-Logic operation and path rules use it. */
-export function globMatches(glob: string, path: string): boolean {
-  return compileGlob(glob).test(path);
-}

@@ -1,6 +1,6 @@
 /** A loaded, compiled policy: every rule of every source, indexed by tool name for fast decisions. */
 import type { CompiledRule } from "./compile-rule.ts";
-import type { HooksConfig } from "./hooks-schema.ts";
+import { type HooksConfig, mergeHooks } from "./hooks-schema.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 import type { PolicyTestSpec } from "./schema.ts";
 import type { SourceName } from "./types.ts";
@@ -111,21 +111,11 @@ export class Policy {
 
   /** Every file's hooks in source order (managed first): all of them run, as in Claude Code. */
   hooks(): HooksConfig {
-    const merged: HooksConfig = {};
-    for (const source of SOURCE_ORDER) {
-      for (const file of this.state.files) {
-        if (file.source !== source || !file.hooks) continue;
-        for (
-          const [event, groups] of Object.entries(file.hooks) as [
-            keyof HooksConfig,
-            HooksConfig[keyof HooksConfig],
-          ][]
-        ) {
-          merged[event] = [...(merged[event] ?? []), ...(groups ?? [])];
-        }
-      }
-    }
-    return merged;
+    return mergeHooks(
+      SOURCE_ORDER.flatMap((source) =>
+        this.state.files.filter((f) => f.source === source).map((f) => f.hooks)
+      ),
+    );
   }
 
   /** Call- and command-scoped rules covering this tool, in source order. */

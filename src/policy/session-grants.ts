@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import type { Policy } from "./policy.ts";
 import { compileRuleList } from "./rule-list.ts";
 import { parseRuleString } from "./rule-string.ts";
-import { writeJsonAtomically } from "./trust.ts";
+import { writeJsonAtomically } from "./json-file.ts";
 import type { Effect } from "./types.ts";
 
 export interface SessionGrant {

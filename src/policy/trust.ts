@@ -2,8 +2,9 @@
  * Workspace trust: allow rules from a workspace's own files (project, local, Claude Code project
  * settings) apply only once a person trusted it with `toolrt trust`. Recorded in the state dir.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { writeJsonAtomically } from "./json-file.ts";
 import { isInside } from "./path-glob.ts";
 
 export function trustFile(stateDir: string): string {
@@ -11,7 +12,7 @@ export function trustFile(stateDir: string): string {
 }
 
 /** The trusted directories; a workspace inside one of them is trusted too. */
-export function trustedDirs(stateDir: string): string[] {
+function trustedDirs(stateDir: string): string[] {
   let text: string;
   try {
     text = readFileSync(trustFile(stateDir), "utf8");
@@ -36,12 +37,4 @@ export function setTrust(stateDir: string, dir: string, revoke = false): boolean
   if (next.length === current.length && next.every((d, i) => d === current[i])) return false;
   writeJsonAtomically(trustFile(stateDir), { trusted: next.sort() });
   return true;
-}
-
-/** Writes through a temporary file so a crash never leaves half a file. */
-export function writeJsonAtomically(file: string, data: unknown): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(data, null, 2)}\n`);
-  renameSync(temporary, file);
 }

@@ -28,7 +28,7 @@ const SIMPLE_MODE_TOOLS = new Set(["Bash", "Read", "Edit"]);
 const PLAN_MODE_CATEGORIES = new Set<ToolCategory>(["read", "execute", "orchestration"]);
 
 /** Why a mode hides a tool, or undefined when the mode keeps it. */
-export function modeHides(mode: PoolMode, tool: AnyTool): string | undefined {
+function modeHides(mode: PoolMode, tool: AnyTool): string | undefined {
   switch (mode) {
     case "default":
       return undefined;

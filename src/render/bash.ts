@@ -56,7 +56,7 @@ export function exitCodeMeaning(command: string, code: number): string {
 }
 
 /** A quiet exit status is a result too: for grep, "no matches" is an answer, not a failure. */
-export function isBenignExit(command: string, code: number): boolean {
+function isBenignExit(command: string, code: number): boolean {
   return code !== 0 && !interpretExitCode(analyzeBashSync(command), code).isError;
 }
 
@@ -69,7 +69,7 @@ interface BashInput {
  * The exit code of a finished command: Codex records it; Claude Code puts `Exit code N` at the top
  * of a failed result's text.
  */
-export function exitCodeOf(output: unknown, text: string): number | undefined {
+function exitCodeOf(output: unknown, text: string): number | undefined {
   const code = (output as { exitCode?: unknown } | undefined)?.exitCode;
   if (typeof code === "number") return code;
   const match = /^Exit code (\d+)/.exec(text);

@@ -38,7 +38,7 @@ function pathsIn(line: string, cwd: string): string[] {
 }
 
 /** Why writing `path` is refused under `profile`, in one clause; null when it should be writable. */
-export function whyNotWritable(path: string, profile: SandboxProfile): string | null {
+function whyNotWritable(path: string, profile: SandboxProfile): string | null {
   for (const root of profile.writableRoots) {
     for (const entry of profile.protectedEntries) {
       const protectedPath = join(root, entry.path);

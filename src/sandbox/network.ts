@@ -28,7 +28,7 @@ export interface NetworkSession {
   stop(): void;
 }
 
-export function proxyEnv(httpUrl: string, socksUrl: string): Record<string, string> {
+function proxyEnv(httpUrl: string, socksUrl: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of ["HTTP_PROXY", "HTTPS_PROXY"]) env[name] = env[name.toLowerCase()] = httpUrl;
   env.ALL_PROXY = env.all_proxy = socksUrl;
@@ -61,7 +61,7 @@ export async function startNetwork(
 }
 
 /** How to start this program again: the compiled binary alone, or bun with the CLI's entry file. */
-export function toolrtCommand(): string[] {
+function toolrtCommand(): string[] {
   const compiled = import.meta.dir.startsWith("/$bunfs") || import.meta.dir.includes("~BUN");
   return compiled ? [process.execPath] : [process.execPath, join(import.meta.dir, "..", "cli", "main.ts")];
 }

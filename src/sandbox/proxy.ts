@@ -196,6 +196,6 @@ function parseSocksTarget(d: Buffer): { host: string; port: number } | null {
   return null;
 }
 
-export function deniedText(host: string, port: number): string {
+function deniedText(host: string, port: number): string {
   return `toolrt sandbox: network access to ${host}:${port} is blocked (not in the sandbox's network allow-list)`;
 }

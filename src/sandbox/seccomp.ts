@@ -122,7 +122,7 @@ export function seccompArchOf(nodeArch: string = process.arch): SeccompArch | nu
 }
 
 /** The names of the system calls the filter refuses outright (for documentation and explanations). */
-export const BLOCKED_SYSCALLS = [
+const BLOCKED_SYSCALLS = [
   "io_uring_setup",
   "add_key",
   "request_key",

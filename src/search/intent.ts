@@ -6,7 +6,7 @@
  */
 import { stem } from "./tokenize.ts";
 
-export const ACTIONS = [
+const ACTIONS = [
   "create",
   "read",
   "list",

@@ -52,7 +52,7 @@ export function buildTool<Input, Output>(def: ToolDefinition<Input, Output>): To
 }
 
 /** The JSON Schema of a zod input schema in the shape model APIs accept (no `$schema` key). */
-export function zodToInputSchema(schema: z.ZodType): JsonSchema {
+function zodToInputSchema(schema: z.ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
   delete json.$schema;
   return json;

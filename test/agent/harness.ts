@@ -6,12 +6,13 @@ import { type FakeAnthropic, startFakeAnthropic } from "../../fixtures/fake-anth
 import { type AgentDefinition, GENERAL_PURPOSE } from "../../src/agent/definitions.ts";
 import { startAgent } from "../../src/agent/start.ts";
 import type { ResultLine, StreamJsonLine } from "../../src/agent/stream-json.ts";
-import { type Policy, toolOnlyPolicy } from "../../src/exec/permission.ts";
+import type { Policy } from "../../src/exec/permission.ts";
 import { createSession } from "../../src/exec/session.ts";
 import type { Asker } from "../../src/exec/types.ts";
 import { ToolPool } from "../../src/pool/tool-pool.ts";
 import type { AnyTool } from "../../src/tool/types.ts";
 import { tempDir } from "../helpers/session-context.ts";
+import { toolOnlyPolicy } from "../helpers/tool-only-policy.ts";
 
 export interface ScriptedRun {
   result: ResultLine;

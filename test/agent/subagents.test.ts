@@ -3,10 +3,11 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { type AgentDefinition, GENERAL_PURPOSE } from "../../src/agent/definitions.ts";
 import type { NoticeLine, UserLine } from "../../src/agent/stream-json.ts";
-import { type Policy, toolOnlyPolicy } from "../../src/exec/permission.ts";
+import type { Policy } from "../../src/exec/permission.ts";
 import type { AskRequest } from "../../src/exec/types.ts";
 import { echoTool, waitingTool } from "./fake-tools.ts";
 import { gate, runScripted, text, use, userResults } from "./harness.ts";
+import { toolOnlyPolicy } from "../helpers/tool-only-policy.ts";
 
 const reviewer: AgentDefinition = {
   name: "reviewer",

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { AuditLog } from "../../src/audit/log.ts";
 import { verifyAuditLog } from "../../src/audit/verify.ts";
 import { executeToolCall, type PipelineDeps } from "../../src/exec/pipeline.ts";
-import { type Policy, type PolicyVerdict, toolOnlyPolicy } from "../../src/exec/permission.ts";
+import type { Policy, PolicyVerdict } from "../../src/exec/permission.ts";
 import type { HooksConfig } from "../../src/exec/hooks/config.ts";
 import { ToolPool } from "../../src/pool/tool-pool.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
@@ -13,6 +13,7 @@ import type { AnyTool } from "../../src/tool/types.ts";
 import { DiscoveredTools } from "../../src/search/discovered.ts";
 import { fakeTool } from "../helpers/fake-tools.ts";
 import { tempDir, testContext } from "../helpers/session-context.ts";
+import { toolOnlyPolicy } from "../helpers/tool-only-policy.ts";
 
 const echo = buildTool({
   name: "Echo",

@@ -2,6 +2,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createToolContext } from "../../src/tool/context.ts";
 import type { ToolContext } from "../../src/tool/types.ts";
 
 export function tempDir(prefix = "toolrt-test-"): string {
@@ -12,14 +13,12 @@ export function testContext(overrides: Partial<ToolContext> = {}): ToolContext {
   // A temp root only when the caller has not named both places.
   const root = overrides.cwd && overrides.stateDir ? "" : tempDir();
   return {
-    cwd: join(root, "ws"),
-    additionalDirs: [],
-    stateDir: join(root, "state"),
-    mode: "default",
-    invokedBy: "cli",
-    abortSignal: new AbortController().signal,
-    session: { readFiles: new Map(), todos: [] },
-    agent: { depth: 0 },
+    ...createToolContext({
+      cwd: join(root, "ws"),
+      stateDir: join(root, "state"),
+      mode: "default",
+      invokedBy: "cli",
+    }),
     ...overrides,
   };
 }

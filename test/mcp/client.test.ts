@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { McpManager } from "../../src/mcp/manager.ts";
 import { ToolPool } from "../../src/pool/tool-pool.ts";
 import type { ContentBlock } from "../../src/tool/messages.ts";
+import { createToolContext } from "../../src/tool/context.ts";
 import type { ToolContext } from "../../src/tool/types.ts";
 import { entry, HttpFixture, stdioConfig, type TransportKind, withTransport } from "./fixtures.ts";
 
@@ -13,16 +14,12 @@ afterEach(async () => {
 });
 
 function ctx(): ToolContext {
-  return {
+  return createToolContext({
     cwd: process.cwd(),
-    additionalDirs: [],
     stateDir: "/nonexistent",
     mode: "default",
     invokedBy: "cli",
-    abortSignal: new AbortController().signal,
-    session: { readFiles: new Map(), todos: [] },
-    agent: { depth: 0 },
-  };
+  });
 }
 
 async function connect(servers: Parameters<typeof entry>[], options: { callTimeoutMs?: number } = {}) {

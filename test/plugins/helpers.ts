@@ -3,7 +3,6 @@ import { afterAll } from "bun:test";
 import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
-import { toolOnlyPolicy } from "../../src/exec/permission.ts";
 import { createSession, type RuntimeSession } from "../../src/exec/session.ts";
 import { setEnabled } from "../../src/plugins/enablement.ts";
 import { PluginHost, type PluginHostOptions } from "../../src/plugins/host.ts";
@@ -12,6 +11,7 @@ import { getAllBaseTools } from "../../src/pool/base-tools.ts";
 import { ToolPool } from "../../src/pool/tool-pool.ts";
 import type { AnyTool } from "../../src/tool/types.ts";
 import { createSkillTool, SkillCatalog } from "../../src/tools/skill/tool.ts";
+import { toolOnlyPolicy } from "../helpers/tool-only-policy.ts";
 
 export const FIXTURE_PLUGINS = join(import.meta.dir, "../../fixtures/plugins");
 export const FIXTURE_PROJECT = join(import.meta.dir, "../../fixtures/lsp-project");

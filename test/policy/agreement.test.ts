@@ -14,7 +14,8 @@ import { executeToolCall } from "../../src/exec/pipeline.ts";
 import { rulesPolicy } from "../../src/exec/rules-policy.ts";
 import { ToolPool } from "../../src/pool/tool-pool.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
-import type { AnyTool, ToolContext } from "../../src/tool/types.ts";
+import { createToolContext } from "../../src/tool/context.ts";
+import type { AnyTool } from "../../src/tool/types.ts";
 import { rules, runToolrt, sandbox } from "./helpers.ts";
 
 const box = sandbox();
@@ -80,16 +81,12 @@ const globals: GlobalOptions = {
 
 describe("check and execution agree", () => {
   const loaded = box.load();
-  const ctx: ToolContext = {
+  const ctx = createToolContext({
     cwd: box.cwd,
-    additionalDirs: [],
     stateDir: box.stateDir,
     mode: "default",
     invokedBy: "provider",
-    abortSignal: new AbortController().signal,
-    session: { readFiles: new Map(), todos: [] },
-    agent: { depth: 0 },
-  };
+  });
   const pool = new ToolPool(
     corpus.map(([tool]) => tool).filter((t, i, all) => all.indexOf(t) === i).map(toolFor),
     {

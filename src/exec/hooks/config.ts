@@ -9,7 +9,7 @@ export const DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
  * Matcher semantics: empty, `*` or absent match every tool; a matcher made only of name characters
  * is a list of exact names separated by `|` or `,`; anything else is an unanchored regular expression.
  */
-export function matcherMatches(matcher: string | undefined, toolName: string): boolean {
+function matcherMatches(matcher: string | undefined, toolName: string): boolean {
   if (matcher === undefined || matcher === "" || matcher === "*") return true;
   if (/^[A-Za-z0-9_ ,|-]+$/.test(matcher)) {
     return matcher.split(/[|,]/).map((name) => name.trim()).includes(toolName);

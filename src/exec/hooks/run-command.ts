@@ -1,6 +1,7 @@
 /** Runs one command hook: JSON on stdin, a timeout, and whatever it printed. Never throws. */
 import type { CommandHandler } from "./config.ts";
 import { DEFAULT_HOOK_TIMEOUT_SECONDS } from "./config.ts";
+import { errorMessage } from "../../tool/errors.ts";
 
 export interface HookProcessResult {
   command: string;
@@ -30,7 +31,7 @@ export async function runCommandHook(
       detached: true,
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return {
       command: handler.command,
       exitCode: null,

@@ -25,7 +25,7 @@ export const NO_HOOKS: HookOutcome = Object.freeze({
   problems: [],
 });
 
-export async function runHooks(
+async function runHooks(
   config: HooksConfig,
   call: HookInvocation,
   signal?: AbortSignal,
@@ -63,7 +63,7 @@ export async function runAllHooks(
 }
 
 /** The stdin payload, in Claude Code's field names so existing hooks work unchanged. */
-export function hookPayload(call: HookInvocation): Record<string, unknown> {
+function hookPayload(call: HookInvocation): Record<string, unknown> {
   return {
     session_id: call.sessionId,
     cwd: call.cwd,

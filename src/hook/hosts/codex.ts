@@ -26,7 +26,7 @@ export const codex: HostProtocol = {
   answer: answerClaudeShaped,
 };
 
-export function codexCalls(tool: string, input: unknown): MappedCall[] {
+function codexCalls(tool: string, input: unknown): MappedCall[] {
   const fields = fieldsOf(input);
   if (SHELL_TOOLS.has(tool)) {
     const command = commandText(fields?.command ?? fields?.cmd);

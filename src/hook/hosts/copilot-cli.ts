@@ -30,7 +30,7 @@ const TOOLS: Record<string, (input: Fields) => MappedCall | undefined> = {
   web_fetch: (i) => ({ tool: "WebFetch", input: pick(i, { url: "url" }) }),
 };
 
-export function copilotCalls(tool: string, input: unknown): MappedCall[] {
+function copilotCalls(tool: string, input: unknown): MappedCall[] {
   const fields = fieldsOf(input);
   const call = fields && TOOLS[tool]?.(fields);
   return call ? [call] : [];

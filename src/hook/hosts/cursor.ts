@@ -8,7 +8,7 @@ import type { HookEvent, HostProtocol, MappedCall, PreToolEvent, Verdict } from 
 import { optional } from "./claude-code.ts";
 
 /** Cursor does not name the MCP server in the payload: its tools are judged as this server's. */
-export const CURSOR_MCP_SERVER = "cursor";
+const CURSOR_MCP_SERVER = "cursor";
 
 export const cursor: HostProtocol = {
   name: "cursor",

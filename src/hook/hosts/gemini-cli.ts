@@ -52,7 +52,7 @@ function withText(input: Fields, key: string, make: (value: string) => MappedCal
   return value === undefined ? undefined : make(value);
 }
 
-export function geminiCalls(tool: string, input: unknown): MappedCall[] {
+function geminiCalls(tool: string, input: unknown): MappedCall[] {
   if (isMcpTool(tool)) return [{ tool, input: input ?? {} }];
   const fields = fieldsOf(input);
   const call = fields && TOOLS[tool]?.(fields);

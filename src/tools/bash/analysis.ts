@@ -21,11 +21,6 @@ export interface CommandSemantics {
   interpretExit(command: string, exitCode: number): ExitInterpretation;
 }
 
-export const failClosedSemantics: CommandSemantics = {
-  readOnlyOf: () => false,
-  interpretExit: (_command, exitCode) => ({ isError: exitCode !== 0 }),
-};
-
 /** The semantics the built-in process tools use unless given others: the analyzer's. */
 export const defaultSemantics: CommandSemantics = {
   readOnlyOf: (command) => analyzeBashSync(command).readOnly,

@@ -71,6 +71,3 @@ function bashPrompt(
     .replace("{{BACKGROUND_RULE}}", backgroundRule)
     .replace("{{MAX_OUTPUT}}", formatBytes(settings.maxOutputBytes));
 }
-
-/** Bash with the default semantics (fail closed until the analyzer is wired) and no sandbox wrapper. */
-export const bashTool = createBashTool();

@@ -67,7 +67,7 @@ function looseWindows(fileLines: string[], wanted: string[]): Candidate[] {
   return found;
 }
 
-export function normalize(text: string): string {
+function normalize(text: string): string {
   return text
     .replace(/[\u2018\u2019\u201b\u2032]/g, "'")
     .replace(/[\u201c\u201d\u2033]/g, '"')
@@ -84,7 +84,7 @@ function trimBlankLines(lines: string[]): string[] {
 }
 
 /** Dice coefficient over character bigrams: 1 for equal strings, 0 for nothing in common. */
-export function similarity(a: string, b: string): number {
+function similarity(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length < 2 || b.length < 2) return 0;
   const counts = new Map<string, number>();

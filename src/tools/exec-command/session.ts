@@ -9,10 +9,10 @@ import { waitAtMost } from "../../exec/processes/wait.ts";
 import type { CommandSemantics } from "../bash/analysis.ts";
 import { statusSentence, type TaskView, viewTask } from "../task-output/view.ts";
 
-export const MAX_YIELD_MS = 30_000;
+const MAX_YIELD_MS = 30_000;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 10_000;
 /** Keeps a result under the pipeline's 50,000-character ceiling. */
-export const MAX_OUTPUT_TOKENS = 12_000;
+const MAX_OUTPUT_TOKENS = 12_000;
 /** The usual estimate: one token is about four characters (counted here in bytes). */
 const BYTES_PER_TOKEN = 4;
 

@@ -72,5 +72,3 @@ export function createExecCommandTool(
     render: execCommandRenderer,
   });
 }
-
-export const execCommandTool = createExecCommandTool();

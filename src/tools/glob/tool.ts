@@ -68,7 +68,7 @@ function globRoot(input: GlobInput, cwd: string): string {
  * Starts the walk at the pattern's literal leading directories (`src/lib/**` walks `src/lib`), and
  * at the pattern's own root when it is absolute.
  */
-export function splitStaticPrefix(pattern: string, searchDir: string): { root: string; pattern: string } {
+function splitStaticPrefix(pattern: string, searchDir: string): { root: string; pattern: string } {
   const segments = pattern.split("/");
   let literal = 0;
   while (literal < segments.length - 1 && !/[*?[\]{}!]/.test(segments[literal]!)) literal++;

@@ -95,7 +95,7 @@ export function unknownType(type: string): ToolError {
 }
 
 /** Hits in one file's text: matching lines, their context lines, and the matched parts. */
-export function searchText(text: string, regex: RegExp, request: SearchRequest): LineHit[] {
+function searchText(text: string, regex: RegExp, request: SearchRequest): LineHit[] {
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   const shown = (i: number) => lines[i]!.replace(/\r$/, "");

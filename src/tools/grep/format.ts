@@ -2,7 +2,7 @@
 import type { LineHit } from "./search.ts";
 
 /** Longer matched or context lines are cut to this many characters. */
-export const MAX_LINE_CHARS = 500;
+const MAX_LINE_CHARS = 500;
 
 export interface ContentOptions {
   lineNumbers: boolean;

@@ -18,7 +18,7 @@ import {
 } from "./search.ts";
 
 /** `target` is what rg searches, relative to the directory it runs in. */
-export function ripgrepArgs(request: SearchRequest, target: string): string[] {
+function ripgrepArgs(request: SearchRequest, target: string): string[] {
   if (request.type !== undefined && !FILE_TYPES[request.type]) throw unknownType(request.type);
   const args = [
     "--json",

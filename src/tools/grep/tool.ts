@@ -12,7 +12,7 @@ import { searchRipgrep } from "./ripgrep-engine.ts";
 import { type GrepInput, grepInputSchema, type GrepOutput } from "./schema.ts";
 import type { LineHit, SearchEngine } from "./search.ts";
 
-export const GREP_DEFAULT_HEAD_LIMIT = 250;
+const GREP_DEFAULT_HEAD_LIMIT = 250;
 
 /** `auto` uses `rg` when it is on PATH and the built-in engine otherwise. */
 export type GrepEngineChoice = "auto" | "builtin" | "ripgrep";

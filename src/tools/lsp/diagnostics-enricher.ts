@@ -4,12 +4,12 @@
  * type check" without another call.
  */
 import type { ResultEnricher } from "../../exec/pipeline.ts";
-import { formatDiagnostics } from "../../lsp/diagnostics.ts";
+import { formatDiagnostics } from "./diagnostics.ts";
 import type { LspManager } from "../../lsp/manager.ts";
 import type { ContentBlock } from "../../tool/messages.ts";
 import { displayPath } from "../shared/paths.ts";
 
-export const EDITING_TOOLS = new Set(["Edit", "Write", "MultiEdit"]);
+const EDITING_TOOLS = new Set(["Edit", "Write", "MultiEdit"]);
 
 export function createDiagnosticsEnricher(manager: LspManager): ResultEnricher {
   return async ({ tool, input, ctx }) => {

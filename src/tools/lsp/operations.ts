@@ -35,7 +35,7 @@ export interface Answer {
 }
 
 /** At most this many locations or symbols are listed; the count says how many there were. */
-export const MAX_LISTED = 100;
+const MAX_LISTED = 100;
 
 export async function runOperation(server: LanguageServer, request: OperationRequest): Promise<Answer> {
   const textDocument = { uri: pathToFileURL(request.path).href };
@@ -170,7 +170,7 @@ function describeItem(item: CallHierarchyItem, cwd: string): string {
 }
 
 /** The identifier around a position, for a workspace symbol search without a query. */
-export function wordAt(text: string, position: Position): string {
+function wordAt(text: string, position: Position): string {
   const line = text.split("\n")[position.line] ?? "";
   const isWord = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_$]/u.test(c);
   let start = position.character;

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 export const LSP_TOOL_NAME = "LSP";
 
-export const LSP_OPERATIONS = [
+const LSP_OPERATIONS = [
   "goToDefinition",
   "findReferences",
   "hover",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const PAGE_RANGES = /^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/;
+const PAGE_RANGES = /^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/;
 
 export const readInputSchema = z.strictObject({
   file_path: z.string().min(1).describe("The file to read: absolute, or relative to the working directory"),

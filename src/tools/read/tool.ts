@@ -13,8 +13,8 @@ import prompt from "./prompt.md" with { type: "text" };
 import { readContent, readRenderer } from "./render.ts";
 import { type ReadInput, readInputSchema, type ReadOutput } from "./schema.ts";
 
-export const READ_DEFAULT_LIMIT = 2000;
-export const READ_MAX_LINE_CHARS = 2000;
+const READ_DEFAULT_LIMIT = 2000;
+const READ_MAX_LINE_CHARS = 2000;
 /** Read limits itself so its result never needs persisting (the model would Read it back). */
 export const READ_MAX_CHARS = 40_000;
 

@@ -14,7 +14,7 @@ import { statOrUndefined } from "./files.ts";
 import { recordFileState, staleReason } from "./read-state.ts";
 
 /** The reason `path` may not be changed now, or undefined (a new file, or one read and unchanged). */
-export async function changeBlocker(ctx: ToolContext, path: string): Promise<string | undefined> {
+async function changeBlocker(ctx: ToolContext, path: string): Promise<string | undefined> {
   const stats = await statOrUndefined(path);
   if (!stats) return undefined;
   if (stats.isDirectory()) return `${path} is a directory, not a file.`;

@@ -14,7 +14,7 @@ export async function statOrUndefined(path: string): Promise<Stats | undefined> 
   }
 }
 
-export async function missingPathMessage(path: string): Promise<string> {
+async function missingPathMessage(path: string): Promise<string> {
   if (!(await statOrUndefined(dirname(path)))) {
     return `${path} does not exist, nor does its directory ${dirname(path)}.`;
   }

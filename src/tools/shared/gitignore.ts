@@ -60,7 +60,7 @@ export class IgnoreRules {
   }
 }
 
-export function parseGitignore(text: string): Rule[] {
+function parseGitignore(text: string): Rule[] {
   const rules: Rule[] = [];
   for (const raw of text.split(/\r?\n/)) {
     let line = raw.replace(/(?<!\\)\s+$/, "");

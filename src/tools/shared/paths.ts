@@ -15,7 +15,7 @@ export function displayPath(path: string, cwd: string): string {
   return isWithin(path, cwd) ? relative(cwd, path) || "." : path;
 }
 
-export function isWithin(path: string, dir: string): boolean {
+function isWithin(path: string, dir: string): boolean {
   const rel = relative(dir, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }

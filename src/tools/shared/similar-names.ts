@@ -31,7 +31,7 @@ function stem(name: string): string {
 }
 
 /** Levenshtein distance, one row at a time. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

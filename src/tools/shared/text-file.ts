@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { ToolError } from "./errors.ts";
 
-export const BINARY_SNIFF_BYTES = 8192;
+const BINARY_SNIFF_BYTES = 8192;
 
 /** A NUL byte in the first bytes is what `git`, `grep` and `rg` take as the mark of binary data. */
 export function looksBinary(bytes: Uint8Array): boolean {
@@ -18,7 +18,7 @@ export interface TextFile {
   lineEnding: LineEnding;
 }
 
-export function lineEndingOf(text: string): LineEnding {
+function lineEndingOf(text: string): LineEnding {
   const newline = text.indexOf("\n");
   return newline > 0 && text[newline - 1] === "\r" ? "\r\n" : "\n";
 }

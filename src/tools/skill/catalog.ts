@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { listField, parseFrontmatter } from "../../plugins/frontmatter.ts";
+import { listField, parseFrontmatter } from "../shared/frontmatter.ts";
 
 export interface SkillEntry {
   /** As the model calls it: `name` for workspace skills, `<plugin>:<name>` for plugin skills. */

@@ -4,7 +4,7 @@ import type { TaskKind } from "../../exec/processes/task-registry.ts";
 import type { TaskView } from "./view.ts";
 
 export const DEFAULT_WAIT_MS = 30_000;
-export const MAX_WAIT_MS = 600_000;
+const MAX_WAIT_MS = 600_000;
 
 export const taskOutputInputSchema = z.strictObject({
   task_id: z.string().min(1).describe(

@@ -17,7 +17,7 @@ import { statusSentence, viewTask } from "./view.ts";
 /** Bytes of output one read returns; the rest stays in the task's file. */
 const MAX_READ_BYTES = 30_000;
 
-export function createTaskOutputTool(
+function createTaskOutputTool(
   options: ProcessToolOptions = {},
 ): Tool<TaskOutputInput, TaskOutputResult> {
   const { semantics } = resolveProcessOptions(options);

@@ -7,7 +7,7 @@ import type { TodoWriteInput, TodoWriteOutput } from "./schema.ts";
 const BOXES: Record<TodoItem["status"], string> = { pending: "[ ]", in_progress: "[~]", completed: "[x]" };
 
 /** `[x] done`, `[~] in progress`, `[ ] pending`, one per line. */
-export function renderChecklist(todos: TodoItem[], opts: RenderOptions): string {
+function renderChecklist(todos: TodoItem[], opts: RenderOptions): string {
   if (todos.length === 0) return paint("(no todos)", "dim", opts);
   return todos.map((todo) => {
     const line = `${BOXES[todo.status]} ${todo.content}`;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { TodoItem } from "../../tool/types.ts";
 
-export const todoItemSchema = z.strictObject({
+const todoItemSchema = z.strictObject({
   content: z.string().min(1).describe('What to do, in the imperative: "Run the tests"'),
   status: z.enum(["pending", "in_progress", "completed"]),
   activeForm: z.string().min(1).describe('The same, as an ongoing action: "Running the tests"'),

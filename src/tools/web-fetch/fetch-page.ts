@@ -64,7 +64,7 @@ export async function fetchPage(
 }
 
 /** Same host (a `www.` prefix aside), and no step down from https to http. */
-export function isSafeRedirect(from: URL, to: URL): boolean {
+function isSafeRedirect(from: URL, to: URL): boolean {
   const host = (url: URL) => url.hostname.replace(/^www\./, "");
   if (to.protocol !== "http:" && to.protocol !== "https:") return false;
   if (from.protocol === "https:" && to.protocol === "http:") return false;

@@ -12,7 +12,7 @@ export interface WebFetchLimits extends FetchLimits {
   maxTextChars: number;
 }
 
-export const WEB_FETCH_DEFAULT_LIMITS: WebFetchLimits = {
+const WEB_FETCH_DEFAULT_LIMITS: WebFetchLimits = {
   timeoutMs: 30_000,
   maxBytes: 10 * 1024 * 1024,
   maxRedirects: 5,

@@ -14,7 +14,7 @@ import promptText from "./prompt.md" with { type: "text" };
 import { writeStdinRenderer } from "./render.ts";
 import { DEFAULT_WRITE_YIELD_MS, type WriteStdinInput, writeStdinInputSchema } from "./schema.ts";
 
-export function createWriteStdinTool(
+function createWriteStdinTool(
   options: ProcessToolOptions = {},
 ): Tool<WriteStdinInput, ExecSessionResult> {
   const { semantics } = resolveProcessOptions(options);

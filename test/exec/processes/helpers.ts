@@ -4,7 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { taskRegistryFor } from "../../../src/exec/processes/task-registry.ts";
 import type { ToolContext } from "../../../src/tool/types.ts";
+import type { CommandSemantics } from "../../../src/tools/bash/analysis.ts";
 import { testContext as baseContext } from "../../helpers/session-context.ts";
+
+/** Semantics that know no command: nothing is read-only and only exit 0 succeeds. */
+export const failClosedSemantics: CommandSemantics = {
+  readOnlyOf: () => false,
+  interpretExit: (_command, exitCode) => ({ isError: exitCode !== 0 }),
+};
 
 export interface TestContext extends ToolContext {
   /** Stops the session's tasks and removes the directories. */

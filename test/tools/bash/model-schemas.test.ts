@@ -1,9 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { bashTool } from "../../../src/tools/bash/tool.ts";
-import { execCommandTool } from "../../../src/tools/exec-command/tool.ts";
+import { createBashTool } from "../../../src/tools/bash/tool.ts";
+import { createExecCommandTool } from "../../../src/tools/exec-command/tool.ts";
 import { taskOutputTool } from "../../../src/tools/task-output/tool.ts";
 import { taskStopTool } from "../../../src/tools/task-stop/tool.ts";
 import { writeStdinTool } from "../../../src/tools/write-stdin/tool.ts";
+
+const bashTool = createBashTool();
+const execCommandTool = createExecCommandTool();
 
 // A change to what the model sees is a reviewed diff of the snapshot.
 describe("model-visible declarations of the process tools", () => {

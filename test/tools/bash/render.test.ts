@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { BashOutput } from "../../../src/tools/bash/schema.ts";
-import { bashTool } from "../../../src/tools/bash/tool.ts";
+import { createBashTool } from "../../../src/tools/bash/tool.ts";
+
+const bashTool = createBashTool();
 
 const plain = { color: false, verbose: false, columns: 60 };
 const output = (fields: Partial<BashOutput>): BashOutput => ({

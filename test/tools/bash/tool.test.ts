@@ -4,18 +4,21 @@ import { join } from "node:path";
 import { taskRegistryFor } from "../../../src/exec/processes/task-registry.ts";
 import type { ToolProgress } from "../../../src/tool/types.ts";
 import { loadBashParser } from "../../../src/bash/parser.ts";
-import { type CommandSemantics, failClosedSemantics } from "../../../src/tools/bash/analysis.ts";
+import type { CommandSemantics } from "../../../src/tools/bash/analysis.ts";
 import { bashInputSchema, type BashOutput } from "../../../src/tools/bash/schema.ts";
-import { bashTool, type BashToolOptions, createBashTool } from "../../../src/tools/bash/tool.ts";
+import { type BashToolOptions, createBashTool } from "../../../src/tools/bash/tool.ts";
 import { taskOutputTool } from "../../../src/tools/task-output/tool.ts";
 import {
   eventually,
+  failClosedSemantics,
   familyCommand,
   isAlive,
   readPids,
   type TestContext,
   testContext,
 } from "../../exec/processes/helpers.ts";
+
+const bashTool = createBashTool();
 
 let ctx: TestContext;
 afterEach(() => ctx?.dispose());

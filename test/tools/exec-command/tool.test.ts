@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { failClosedSemantics } from "../../../src/tools/bash/analysis.ts";
-import { createExecCommandTool, execCommandTool } from "../../../src/tools/exec-command/tool.ts";
+import { createExecCommandTool } from "../../../src/tools/exec-command/tool.ts";
 import { taskOutputTool } from "../../../src/tools/task-output/tool.ts";
-import { type TestContext, testContext } from "../../exec/processes/helpers.ts";
+import { failClosedSemantics, type TestContext, testContext } from "../../exec/processes/helpers.ts";
+
+const execCommandTool = createExecCommandTool();
 
 let ctx: TestContext;
 afterEach(() => ctx?.dispose());

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { formatDiagnostics } from "../../../src/lsp/diagnostics.ts";
+import { formatDiagnostics } from "../../../src/tools/lsp/diagnostics.ts";
 import type { Diagnostic } from "../../../src/lsp/protocol.ts";
 
 const at = (line: number, severity: Diagnostic["severity"], message: string): Diagnostic => ({

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createBashTool } from "../../../src/tools/bash/tool.ts";
-import { execCommandTool } from "../../../src/tools/exec-command/tool.ts";
+import { createExecCommandTool } from "../../../src/tools/exec-command/tool.ts";
 import { writeStdinTool } from "../../../src/tools/write-stdin/tool.ts";
 import { type TestContext, testContext } from "../../exec/processes/helpers.ts";
+
+const execCommandTool = createExecCommandTool();
 
 let ctx: TestContext;
 afterEach(() => ctx?.dispose());

@@ -1,8 +1,8 @@
 /** The diagnostics a language server reports for a file, as text the model reads after an edit. */
-import { displayPath } from "../tools/shared/paths.ts";
-import type { Diagnostic } from "./protocol.ts";
+import type { Diagnostic } from "../../lsp/protocol.ts";
+import { displayPath } from "../shared/paths.ts";
 
-export const MAX_DIAGNOSTICS_SHOWN = 20;
+const MAX_DIAGNOSTICS_SHOWN = 20;
 
 const SEVERITY = ["", "error", "warning", "info", "hint"] as const;
 
