@@ -40,6 +40,8 @@ export interface AuditEvent {
   sessionId?: string;
   cwd?: string;
   detail?: string;
+  /** For a failed call: the error's class (an errno code or an error name), never its message. */
+  errorClass?: string;
 }
 
 export interface AuditRecord extends AuditEvent {

@@ -5,6 +5,20 @@ export function toolUseError(message: string): string {
   return `<tool_use_error>${message}</tool_use_error>`;
 }
 
+/**
+ * A telemetry-safe class for an error, for the audit log: errno codes and error names only, never
+ * messages, paths or inputs (which may hold secrets).
+ */
+export function classifyToolError(error: unknown): string {
+  if (error && typeof error === "object") {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z0-9]+$/.test(code)) return code;
+    const name = (error as { name?: unknown }).name;
+    if (typeof name === "string" && /^[A-Za-z]+$/.test(name)) return name;
+  }
+  return typeof error === "string" ? "StringError" : "UnknownError";
+}
+
 /** The message of anything thrown, without a stack trace. */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;

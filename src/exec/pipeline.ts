@@ -8,7 +8,7 @@ import { auditableInput, digestInput } from "../audit/log.ts";
 import type { ContentBlock } from "../tool/messages.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../tool/types.ts";
 import type { ToolPool } from "../pool/tool-pool.ts";
-import { messageOf, toolUseError } from "./errors.ts";
+import { classifyToolError, messageOf, toolUseError } from "./errors.ts";
 import type { HooksConfig } from "./hooks/config.ts";
 import type { HookOutcome } from "./hooks/outcome.ts";
 import { type HookInvocation, NO_HOOKS, runAllHooks } from "./hooks/runner.ts";
@@ -67,6 +67,7 @@ export async function executeToolCall(
         type: "text",
         text: toolUseError(`Internal error while handling ${call.name}: ${messageOf(error)}`),
       }],
+      errorClass: classifyToolError(error),
       auditOutcome: "error",
     });
   }
@@ -166,6 +167,7 @@ async function runStages(
       decision,
       content: withContext([{ type: "text", text: toolUseError(ran.message) }], post, notices),
       auditOutcome: ran.interrupted ? "interrupted" : "error",
+      ...(ran.errorClass ? { errorClass: ran.errorClass } : {}),
       permission,
     });
   }
@@ -215,7 +217,7 @@ async function runStages(
 
 type RunOutcome =
   | { ok: true; result: ToolResult; stopped?: Stopped }
-  | { ok: false; message: string; interrupted: boolean };
+  | { ok: false; message: string; interrupted: boolean; errorClass?: string };
 
 /** The call was stopped (timeout or interrupt) but returned what it had within the grace period. */
 interface Stopped {
@@ -269,7 +271,7 @@ async function runTool(
     return stopped ? { ok: true, result, stopped } : { ok: true, result };
   } catch (error) {
     if (stopped) return { ok: false, interrupted: stopped.interrupted, message: stopped.message };
-    return { ok: false, interrupted: false, message: messageOf(error) };
+    return { ok: false, interrupted: false, message: messageOf(error), errorClass: classifyToolError(error) };
   } finally {
     clearTimeout(timer);
     clearTimeout(grace);
@@ -288,6 +290,8 @@ interface Finished {
   contextModifier?: ToolResult["contextModifier"];
   stopReason?: string;
   permission?: PermissionOutcome;
+  /** For a failed call, the telemetry-safe class of what was thrown. */
+  errorClass?: string;
 }
 
 function refuse(
@@ -319,6 +323,7 @@ function finish(
     kind: "call",
     outcome: done.auditOutcome,
     durationMs,
+    ...(done.errorClass ? { errorClass: done.errorClass } : {}),
     ...(done.permission ? decisionFields(done.permission) : { decision: done.decision }),
   });
   return {

@@ -239,6 +239,10 @@ describe("run", () => {
     const out = await executeToolCall({ id: "t1", name: "Thrower", input: {} }, ctx, deps);
     expect(out.isError).toBe(true);
     expect(text(out)).toBe("<tool_use_error>disk on fire</tool_use_error>");
+    // The audit log keeps the error's class (errno code), never its message.
+    const call = deps.audit!.read().find((r) => r.kind === "call");
+    expect(call).toMatchObject({ outcome: "error", errorClass: "EIO" });
+    expect(JSON.stringify(call)).not.toContain("disk on fire");
   });
   test("a tool that never returns is stopped by the timeout", async () => {
     const { ctx, deps } = setup({ callTimeoutMs: 30 });
