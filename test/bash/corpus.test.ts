@@ -15,6 +15,7 @@ const REVIEWED: Record<string, string> = {
   "perl -n -e 'print if m/regex1/ and m/regex2/i'": "perl -e runs inline code",
   "perl -n -E 'say $1 if m/before ( group_regex ) after/x'": "perl -E runs inline code",
   "ls | sed -f script.sed": "a sed script file may hold w/e commands the analyzer cannot see",
+  "deno run --allow-all jsr:@deno/deployctl": "deno fetches the jsr: module from the network and runs it",
 };
 
 function findings(a: BashAnalysis): string[] {
