@@ -15,13 +15,13 @@ import type { Judged, RawCommand, WalkResult } from "./command.ts";
 import { bashParserLoadError, loadBashParser, loadedBashParser } from "./parser.ts";
 import type { Access } from "./paths.ts";
 import { commandPrefix, suggestRules } from "./prefix.ts";
-import { judge } from "./rules.ts";
+import { judge, programFromStdin } from "./rules.ts";
 import { conservativeSplit, plainWords } from "./tokenize.ts";
 import type { BashAnalysis, CheckHit, ParseOutcome, Redirect, SimpleCommand } from "./types.ts";
 import { quoteViews } from "./views.ts";
 import { unknownVariable, walkTree } from "./walker.ts";
 import { destructiveWarnings } from "./warnings.ts";
-import { basename, SAFE_ENV_VARS, stdinScript, unwrap } from "./wrappers.ts";
+import { basename, SAFE_ENV_VARS, SHELLS, stdinScript, stdinText, unwrap } from "./wrappers.ts";
 
 /** Above this many sub-commands the analyzer stops judging them one by one: ask. */
 export const MAX_SUBCOMMANDS = 50;
@@ -121,9 +121,9 @@ function analyzeInner(command: string, parser: Parser | null, depth: number): In
   const checks = new Map<number, CheckHit>();
   const catastrophic = new Map<string, ReturnType<typeof findCatastrophes>[number]>();
   for (const raw of walk.commands) {
-    const { invocations, scripts: wrapped } = unwrap(raw);
-    const fromStdin = stdinScript(raw, walk.commands);
-    const scripts = fromStdin ? [...wrapped, fromStdin] : wrapped;
+    const stdin = stdinText(raw, walk.commands);
+    const { invocations, scripts: wrapped } = unwrap(raw, stdin);
+    const scripts = [...wrapped, ...invocations.flatMap((inv) => stdinScript(inv, stdin) ?? [])];
     invocations.forEach((inv, i) => {
       const j = judgeInvocation(inv, i === 0 ? raw.redirects : []);
       const unknown = unknownWord(j);
@@ -196,10 +196,27 @@ function read(
   const tree = parser.parse(command);
   if (!tree) return { walk: conservativeSplit(command), unparsed: "the bash parser failed on this command" };
   try {
-    return { walk: walkTree(tree.rootNode) };
+    const walk = walkTree(tree.rootNode);
+    if (walk.complex.includes(PARSE_ERROR)) walk.commands.push(...roughly(command));
+    return { walk };
   } finally {
     tree.delete();
   }
+}
+
+/** Pipelines of the rough split are numbered apart from the parser's. */
+const ROUGH_PIPES = 1_000_000;
+
+/**
+ * Where tree-sitter gave up (`` ls `#x`; rm -rf ~ ``), bash may still run more than the tree
+ * shows: the rough split's commands are judged too, so deny rules and catastrophes see them.
+ */
+function roughly(command: string): RawCommand[] {
+  return conservativeSplit(command).commands.map((c) => ({
+    ...c,
+    pipe: c.pipe === 0 ? 0 : c.pipe + ROUGH_PIPES,
+    nested: "text the parser could not read",
+  }));
 }
 
 function judgeInvocation(
@@ -213,6 +230,11 @@ function judgeInvocation(
   const paths: Access[] = [...verdict.paths, ...redirectPaths];
   const hasUnsafeEnv = Object.keys(inv.env).some((key) => !SAFE_ENV_VARS.has(key));
   const noAutoAllow = [...inv.notes, ...verdict.noAutoAllow];
+  if (
+    !SHELLS.has(name) && programFromStdin(name, args, false) && (args.includes("-") || takesInput(inv.raw))
+  ) {
+    noAutoAllow.push(`${name} runs the program it reads on its standard input`);
+  }
   const viaXargs = inv.via === "xargs" && !verdict.readOnly;
   if (viaXargs) noAutoAllow.push("xargs passes it arguments from input that cannot be checked");
   const ruleText = verdict.ruleWords.join(" ");
@@ -233,6 +255,11 @@ function judgeInvocation(
   };
   if (inv.via) command.via = inv.via;
   return { name, args, words: inv.words, raw: inv.raw, paths, command };
+}
+
+/** Its standard input is redirected or piped in (not the caller's, which is empty for an agent). */
+function takesInput(raw: RawCommand): boolean {
+  return raw.stage > 0 || raw.redirects.some((r) => /^0?<(?:<<?|<-)?$/.test(r.op));
 }
 
 /**

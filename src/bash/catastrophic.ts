@@ -3,7 +3,7 @@
  * command listed here; critical deletion targets that are not catastrophic still always ask.
  */
 import type { Judged } from "./command.ts";
-import { interpreterName } from "./rules.ts";
+import { interpreterName, INTERPRETERS, programFromStdin } from "./rules.ts";
 import type { Catastrophe } from "./types.ts";
 import { SHELLS } from "./wrappers.ts";
 
@@ -35,11 +35,28 @@ const BLOCK_DEVICE =
 const DISK_TOOLS =
   /^(?:mkfs(?:\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|parted|sgdisk|gdisk|blkdiscard|hdparm)$/;
 
-/** `$HOME/` → `~`, duplicate and trailing slashes removed. */
+/** `$HOME/` → `~`; duplicate slashes, `.` and `..` resolved as the kernel would; no trailing slash. */
 function normalizeTarget(path: string): string {
-  let p = path.replace(/^(?:\$HOME|\$\{HOME\})(?=\/|$)/, "~").replace(/\/{2,}/g, "/");
-  p = p.replace(/(?:\/\.)+$/, "/");
-  return p.length > 1 ? p.replace(/\/+$/, "") : p;
+  const p = path.replace(/^(?:\$HOME|\$\{HOME\})(?=\/|$)/, "~");
+  const absolute = p.startsWith("/");
+  const parts: string[] = [];
+  for (const part of p.split("/")) {
+    if (part === "" || part === ".") continue;
+    // `..` above the root stays at the root; relative `..` is kept (the working directory is unknown).
+    if (part === ".." && parts.length > 0 && parts.at(-1) !== ".." && parts.at(-1) !== "~") parts.pop();
+    else if (part !== ".." || !absolute) parts.push(part);
+  }
+  const joined = parts.join("/");
+  if (absolute) return `/${joined}`;
+  return joined === "" ? (p.startsWith(".") ? "." : p) : joined;
+}
+
+/**
+ * The program a catastrophe is judged by: the file name of any path (`./../../bin/rm` is rm) and
+ * zsh's builtin twins (`zf_rm`). Only for denying; rules still see the command as written.
+ */
+function programOf(name: string): string {
+  return name.slice(name.lastIndexOf("/") + 1).replace(/^zf_/, "");
 }
 
 export function isCriticalTarget(path: string): boolean {
@@ -61,7 +78,8 @@ export function findCatastrophes(raw: string, judged: Judged[]): Catastrophe[] {
   // After `cd /` or a bare `cd` (home), `rm -rf *` empties that directory.
   let inCriticalDir = false;
   for (const j of judged) {
-    const { name, args } = j;
+    const { args } = j;
+    const name = programOf(j.name);
     const operands = args.filter((a) => !a.startsWith("-") || a === "-");
     if (name === "cd") inCriticalDir = CATASTROPHIC_TARGET.test(normalizeTarget(operands[0] ?? "~"));
     const targets = inCriticalDir
@@ -99,50 +117,74 @@ export function findCatastrophes(raw: string, judged: Judged[]): Catastrophe[] {
       add("shutdown", `${name} ${args[0]} stops the machine`);
     }
     if (
-      name === "systemctl" && args.some((a) => /^(?:poweroff|reboot|halt|kexec|emergency|rescue)$/.test(a))
+      (name === "systemctl" || name === "loginctl") &&
+      args.some((a) => /^(?:poweroff|reboot|halt|kexec|emergency|rescue)(?:\.target)?$/.test(a))
     ) {
-      add("shutdown", "systemctl stops or restarts the machine");
+      add("shutdown", `${name} stops or restarts the machine`);
     }
     if (name === "kill" && killsEverything(args)) {
       add("kill-all", "kill -1 signals every process the user can reach");
+    }
+    if ((name === "pkill" || name === "killall") && matchesEverything(name, args)) {
+      add("kill-all", `${name} with this pattern signals every process the user can reach`);
     }
     if (name === "crontab" && !(args.length === 1 && args[0] === "-l")) {
       add("cron-write", "crontab installs or removes scheduled jobs");
     }
     for (const p of j.paths) {
       if (p.access !== "write") continue;
-      if (SYSTEM_FILE.test(normalizeTarget(p.path))) {
+      const target = normalizeTarget(p.path);
+      if (SYSTEM_FILE.test(target)) {
         add("system-file-write", `writes ${p.path}, a system account, sudo or cron file`);
       }
-      if (BLOCK_DEVICE.test(p.path)) add("block-device", `writes the block device ${p.path} directly`);
+      if (BLOCK_DEVICE.test(target)) add("block-device", `writes the block device ${p.path} directly`);
+      if (target === "/proc/sysrq-trigger") {
+        add("shutdown", "writing /proc/sysrq-trigger can stop the machine at once");
+      }
     }
     if (DISK_TOOLS.test(name)) add("block-device", `${name} rewrites disks or partitions`);
     if (runsDownloadedCode(j)) {
       add("pipe-to-shell", "runs code downloaded from the network or decoded from hidden text");
     }
   }
+  const opensSocket = judged.some((j) => j.raw.redirects.some((r) => NET_DEVICE.test(r.target)));
   for (const [pipe, stages] of groupPipelines(judged)) {
     const sinkAt = stages.findIndex((j) => j.raw.stage > 0 && readsCodeFromStdin(j));
     if (pipe === 0 || sinkAt === -1) continue;
     const sink = stages[sinkAt]!;
-    if (stages.some((j) => j.raw.stage < sink.raw.stage && (DOWNLOADERS.has(j.name) || isDecoder(j)))) {
+    const source = (j: Judged) =>
+      DOWNLOADERS.has(programOf(j.name)) || isDecoder(j) || (opensSocket && readsSocket(j));
+    if (stages.some((j) => j.raw.stage < sink.raw.stage && source(j))) {
       add("pipe-to-shell", `pipes downloaded or decoded text into ${sink.name}, which runs it`);
     }
   }
   return [...found.values()];
 }
 
-/** A function that pipes itself into itself in the background: `:(){ :|:& };:`. */
-const FUNCTION_DEFINITION = /([\w:.-]{1,64})\s*\(\s*\)\s*\{([^}]{0,200})/g;
+/** `name() {` or `function name {`, and the body up to the first `}`. */
+const FUNCTION_DEFINITION =
+  /(?:\bfunction\s+([\w:.-]{1,64})\s*(?:\(\s*\))?|([\w:.-]{1,64})\s*\(\s*\))\s*\{([^}]{0,200})/g;
 
+/**
+ * A function that calls itself twice with at least one call in the background: `:(){ :|:& };:`,
+ * `f(){ f & f; }`, `function f { f|f& }`.
+ */
 function isForkBomb(raw: string): boolean {
   if (/\bfork\s+while\s+fork\b/.test(raw)) return true;
-  if (!raw.includes("()")) return false;
-  for (const [, name, body] of raw.matchAll(FUNCTION_DEFINITION)) {
-    const self = name!.replace(/[.]/g, "\\.");
-    if (new RegExp(`(?:^|[\\s;&|])${self}\\s*\\|\\s*&?\\s*${self}\\s*&`).test(body!)) return true;
+  if (!raw.includes("{")) return false;
+  for (const [, keyword, plain, body] of raw.matchAll(FUNCTION_DEFINITION)) {
+    const self = (keyword ?? plain)!.replace(/[.]/g, "\\.");
+    const calls = body!.match(new RegExp(`(?:^|[\\s;&|])${self}(?=[\\s;&|]|$)`, "g")) ?? [];
+    if (calls.length >= 2 && /(?<!&)&(?![&>])/.test(body!)) return true;
   }
   return false;
+}
+
+/** `pkill -v x` (everything but x) or a pattern any process name matches (`.`, `.*`, `^`). */
+function matchesEverything(name: string, args: string[]): boolean {
+  const operands = args.filter((a) => !a.startsWith("-"));
+  const inverse = name === "pkill" && args.some((a) => /^-[a-zA-Z]*v/.test(a) || a === "--inverse");
+  return inverse || operands.some((p) => /^(?:\^?\.\*?\$?|\^|\.\+|)$/.test(p));
 }
 
 function killsEverything(args: string[]): boolean {
@@ -153,29 +195,37 @@ function killsEverything(args: string[]): boolean {
   return args.slice(i).some((a) => a === "-1");
 }
 
+const DECOMPRESSORS = /^(?:gzip|bzip2|xz|zstd|lzma|lz4|brotli)$/;
+const ALWAYS_DECODES = /^(?:uudecode|gunzip|zcat|bzcat|xzcat|zstdcat|unxz|bunzip2|rev|tr)$/;
+
+/** A command whose output is its input transformed: base64 -d, xxd -r, gzip -d, rev, tr. */
 function isDecoder(j: Judged): boolean {
-  const { name, args } = j;
+  const { args } = j;
+  const name = programOf(j.name);
   if (name === "base64" || name === "base32" || name === "basenc") {
     return args.some((a) => /^-[a-zA-Z]*[dD]|^--decode$/.test(a));
   }
   if (name === "xxd") return args.some((a) => /^-[a-zA-Z]*r/.test(a));
   if (name === "openssl") return args.some((a) => a === "-d" || a === "base64" || a === "enc");
-  return name === "uudecode" || name === "gunzip" || name === "zcat" ||
-    (name === "gzip" && args.includes("-d")) || name === "rev";
+  if (DECOMPRESSORS.test(name)) return args.some((a) => /^-[a-zA-Z]*d|^--(?:decompress|stdout)$/.test(a));
+  return ALWAYS_DECODES.test(name);
 }
 
-const INTERPRETERS = new Set(["python", "perl", "ruby", "node", "php", "lua", "bun", "deno", "pwsh"]);
+/** `/dev/tcp/host/port`: bash opens a network connection. */
+const NET_DEVICE = /^\/dev\/(?:tcp|udp)\//;
+
+/** Reads a socket opened by a redirection: `cat <&3` after `exec 3<>/dev/tcp/...`, or `< /dev/tcp/...`. */
+function readsSocket(j: Judged): boolean {
+  return j.raw.redirects.some((r) =>
+    r.op.startsWith("<") && (NET_DEVICE.test(r.target) || /^&?[3-9]$/.test(r.target))
+  );
+}
 
 /** A shell or interpreter that takes its program from standard input. */
 function readsCodeFromStdin(j: Judged): boolean {
   const { name, args } = j;
   if (name === "source" || name === ".") return args[0] === "/dev/stdin" || args[0] === "-";
-  if (name === "eval") return false;
-  if (!SHELLS.has(name) && !INTERPRETERS.has(interpreterName(name))) return false;
-  if (args.some((a) => /^-[a-zA-Z]*[ce]$|^--eval$/.test(a))) return false;
-  if (args.includes("-s") || args.includes("-")) return true;
-  const operand = args.find((a) => !a.startsWith("-"));
-  return operand === undefined || operand === "/dev/stdin";
+  return programFromStdin(name, args, SHELLS.has(name));
 }
 
 /** `bash <(curl ...)`, `sh -c "$(curl ...)"`, `$(curl ...)` as the command itself, `eval "$(... | base64 -d)"`. */

@@ -63,6 +63,8 @@ const ZSH_DANGEROUS = new Set([
 const UNICODE_SPACE = /[\u00A0\u1680\u180E\u2000-\u200D\u2028\u2029\u202F\u205F\u2060\u3000\uFEFF]/;
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\r]/;
+/** Direction overrides and isolates: the text shown is reordered, not the text the shell reads. */
+const BIDI = /[\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 /** Lone surrogates or U+FFFD: the command was not valid text (invalid UTF-8 decodes to U+FFFD). */
 const INVALID_TEXT = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\uFFFD/;
 
@@ -237,6 +239,8 @@ export const CHECKS: readonly Check[] = [
     test: ({ raw }) =>
       CONTROL.test(raw)
         ? "control characters can hide text from the reader"
+        : BIDI.test(raw)
+        ? "bidirectional control characters show the text in another order than the shell reads it"
         : INVALID_TEXT.test(raw)
         ? "invalid characters (broken UTF-8): the shell may read different bytes than shown"
         : null,

@@ -12,6 +12,8 @@ export interface Word {
   dynamic: boolean;
   /** The first variable in it whose value is unknown (`$HOME`), if any. */
   unknown?: string;
+  /** For a process substitution `<(echo ...)`: the exact text the file gives, when it is known. */
+  printed?: string;
 }
 
 export interface RawCommand {
@@ -26,6 +28,11 @@ export interface RawCommand {
   nested?: string;
   /** Commands run by substitutions inside this command's words or redirections. */
   subs: RawCommand[];
+  /**
+   * What the command reads on standard input when the command itself fixes it: a here-document
+   * without expansions, a here-string, `< <(echo ...)`. Undefined when unknown or not redirected.
+   */
+  stdin?: string;
 }
 
 export interface WalkResult {

@@ -28,6 +28,29 @@ const GLOBAL_WITH_VALUE = new Set([
   "--attr-source",
 ]);
 const GLOBAL_RISKY = /^(?:-c|--config-env|--exec-path)(?:=|$)/;
+/** Global options that take no value and run nothing. */
+const GLOBAL_PLAIN = new Set([
+  "-p",
+  "--paginate",
+  "-P",
+  "--no-pager",
+  "--bare",
+  "--no-replace-objects",
+  "--no-lazy-fetch",
+  "--no-optional-locks",
+  "--no-advice",
+  "--literal-pathspecs",
+  "--glob-pathspecs",
+  "--noglob-pathspecs",
+  "--icase-pathspecs",
+  "--html-path",
+  "--man-path",
+  "--info-path",
+  "--version",
+  "--help",
+  "-v",
+  "-h",
+]);
 
 /** Splits `git [global options] subcommand args`. `args` are the words after `git`. */
 export function resolveGit(args: string[]): GitCall {
@@ -37,14 +60,21 @@ export function resolveGit(args: string[]): GitCall {
     const a = args[i]!;
     if (!a.startsWith("-")) break;
     const eq = a.indexOf("=");
-    const name = a.startsWith("--") && eq !== -1 ? a.slice(0, eq) : a;
-    let value: string | undefined = eq !== -1 && a.startsWith("--") ? a.slice(eq + 1) : undefined;
+    // `-ccore.pager=x` and `-C/dir` are `-c core.pager=x` and `-C /dir`.
+    const joined = /^-[cC]./.test(a);
+    const name = joined ? a.slice(0, 2) : a.startsWith("--") && eq !== -1 ? a.slice(0, eq) : a;
+    let value: string | undefined = joined
+      ? a.slice(2)
+      : eq !== -1 && a.startsWith("--")
+      ? a.slice(eq + 1)
+      : undefined;
+    if (!GLOBAL_WITH_VALUE.has(name) && !GLOBAL_PLAIN.has(name)) call.risky.push(name);
     call.globals.push(a);
     if (value === undefined && GLOBAL_WITH_VALUE.has(name) && !(name === "--exec-path")) {
       value = args[++i];
       if (value !== undefined) call.globals.push(value);
     }
-    if (GLOBAL_RISKY.test(a) && !(name === "--exec-path" && value === undefined)) call.risky.push(name);
+    if (GLOBAL_RISKY.test(name) && !(name === "--exec-path" && value === undefined)) call.risky.push(name);
     if ((name === "-C" || name === "--git-dir" || name === "--work-tree") && value !== undefined) {
       call.locations.push({ path: value, access: "read" });
     }
@@ -102,9 +132,17 @@ const READ_ONLY: Record<string, (args: string[]) => boolean> = {
     args[0] === "list",
 };
 
-/** Options of any subcommand that run another program or write a file git was told to write. */
+/** Options of any subcommand that run another program. */
 const RISKY_OPTIONS =
-  /^(?:--upload-pack|--receive-pack|--exec|--ext-diff|--extcmd|--tool|--textconv|-x)(?:=|$)/;
+  /^(?:--upload-pack|--receive-pack|--exec|--ext-diff|--extcmd|--tool|--textconv|--open-files-in-pager|--sendmail-cmd|--smtp-server)(?:=|$)/;
+/** Short or subcommand-specific options that run another program or set config that does. */
+const SUBCOMMAND_RISKY: Record<string, RegExp> = {
+  rebase: /^-x/,
+  difftool: /^-x/,
+  grep: /^-O/,
+  clone: /^(?:-u|-c|--config|--template)(?:=|$)|^-[uc]./,
+  init: /^--template(?:=|$)/,
+};
 const RUNS_COMMANDS = new Set(["filter-branch"]);
 /** Config keys whose value git runs as a command (or that load other config). */
 const COMMAND_CONFIG =
@@ -123,9 +161,14 @@ export function judgeGit(args: string[]): GitVerdict {
   const noAutoAllow = call.risky.map((name) => `git ${name} can set options that run other programs`);
   const readOnlyTest = sub ? READ_ONLY[sub] : undefined;
   let readOnly = readOnlyTest !== undefined && readOnlyTest(call.args) && call.risky.length === 0;
+  const subRisky = sub ? SUBCOMMAND_RISKY[sub] : undefined;
   for (const a of call.args) {
-    if (RISKY_OPTIONS.test(a) && !(a === "-x" && sub !== "rebase")) {
+    if (RISKY_OPTIONS.test(a) || subRisky?.test(a)) {
       noAutoAllow.push(`git ${sub} ${a.split("=")[0]} runs another program`);
+      readOnly = false;
+    }
+    if (/^(?:ext|fd)::/.test(a)) {
+      noAutoAllow.push(`git's ${a.slice(0, a.indexOf("::") + 2)} transport runs a command`);
       readOnly = false;
     }
     if (/^--output(?:=|$)/.test(a)) readOnly = false;
@@ -136,11 +179,9 @@ export function judgeGit(args: string[]): GitVerdict {
   }
   if (sub === "bisect" && call.args[0] === "run") noAutoAllow.push("git bisect run runs commands");
   if (sub === "config" && !readOnly) {
-    const key = call.args.find((a) => !a.startsWith("-") && a !== "set");
-    const value = call.args[call.args.indexOf(key ?? "") + 1] ?? "";
-    if (key && (COMMAND_CONFIG.test(key) || value.startsWith("!"))) {
-      noAutoAllow.push(`git config ${key} sets a command git will run`);
-    }
+    // Any word may be the key (`-f FILE` and other options come first): check them all.
+    const key = call.args.find((a) => COMMAND_CONFIG.test(a) || a.startsWith("!"));
+    if (key) noAutoAllow.push(`git config ${key} sets a command git will run`);
   }
   return {
     readOnly,

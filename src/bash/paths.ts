@@ -148,33 +148,72 @@ const EXTRACTORS: Record<string, Extractor> = {
     args.flatMap((a) =>
       a.startsWith("if=") ? [read(a.slice(3))] : a.startsWith("of=") ? [write(a.slice(3))] : []
     ),
-  curl: fromSpec({
-    access: "read",
-    short: "oTKdHXuAeEwxrYyzCm",
-    long: [
-      "output",
-      "upload-file",
-      "config",
-      "data",
-      "data-binary",
-      "header",
-      "request",
-      "user",
-      "cookie-jar",
-    ],
-    writes: ["-o", "--output", "--cookie-jar"],
-    reads: ["-T", "--upload-file", "-K", "--config"],
-    skip: Infinity,
-  }),
+  curl: curlPaths,
   wget: fromSpec({
     access: "read",
     short: "OoPia",
-    long: ["output-document", "output-file", "directory-prefix", "input-file", "append-output"],
+    long: [
+      "output-document",
+      "output-file",
+      "directory-prefix",
+      "input-file",
+      "append-output",
+      "post-file",
+      "body-file",
+    ],
     writes: ["-O", "--output-document", "-o", "--output-file", "-P", "--directory-prefix", "-a"],
-    reads: ["-i", "--input-file"],
+    reads: ["-i", "--input-file", "--post-file", "--body-file"],
     skip: Infinity,
   }),
+  scp: fromSpec({ access: "read", short: "cFiJloPS", lastWrites: true }),
 };
+
+const CURL: PathSpec = {
+  access: "read",
+  short: "oTKdHXuAeEwxrYyzCmF",
+  long: [
+    "output",
+    "upload-file",
+    "config",
+    "data",
+    "data-binary",
+    "data-ascii",
+    "data-raw",
+    "data-urlencode",
+    "json",
+    "form",
+    "form-string",
+    "header",
+    "request",
+    "user",
+    "cookie-jar",
+  ],
+  writes: ["-o", "--output", "--cookie-jar"],
+  reads: ["-T", "--upload-file", "-K", "--config"],
+  skip: Infinity,
+};
+/** Options whose `@file` (or `name@file`, `name=@file`, `name=<file`) value curl reads and sends. */
+const CURL_SENDS = new Set([
+  "-d",
+  "--data",
+  "--data-binary",
+  "--data-ascii",
+  "--data-urlencode",
+  "--json",
+  "-F",
+  "--form",
+]);
+
+/** curl's files, including the ones it uploads: `-d @~/.ssh/id_rsa`, `-F f=@.env`, `-T file`. */
+function curlPaths(args: string[]): Access[] {
+  const sent = parseArgs(args, CURL).options.flatMap((o) => {
+    if (!CURL_SENDS.has(o.name) || o.value === undefined) return [];
+    const pattern = o.name === "--data-urlencode" ? /^[^=@]*@(.+)/ : /^(?:[^=@<]*=)?[@<]([^;]+)/;
+    const path = pattern.exec(o.value)?.[1];
+    return path && path !== "-" ? [read(path)] : [];
+  });
+  return [...fromSpec(CURL)(args), ...sent];
+}
 
 /** Commands whose path arguments are known. */
 export const PATH_COMMANDS: readonly string[] = Object.keys(EXTRACTORS);

@@ -47,6 +47,67 @@ const INLINE_CODE: Record<string, RegExp> = {
   pwsh: /^-(?:c|command|Command|EncodedCommand|e|ec)$/,
   tclsh: /^-c$/,
   jshell: /^-c$/,
+  R: /^(?:-e|--eval)(?:=|$)/,
+  julia: /^(?:-[eE]|--eval|--print)(?:=|$)/,
+  elixir: /^(?:-e|--eval)(?:=|$)/,
+  erl: /^-eval$/,
+  guile: /^-[ce]$/,
+  racket: /^(?:-[eifr]|--eval|--load|--require)(?:=|$)/,
+  sbcl: /^--(?:eval|load|script)(?:=|$)/,
+  emacs: /^(?:--eval|-l|--load|-f|--funcall|--script|-x)(?:=|$)/,
+  make: /^(?:-E|--eval)(?:=|$)|^-E./,
+  gdb: /^(?:-ex|-iex|--eval-command|-x|--command|-ix|--init-command)(?:=|$)/,
+  expect: /^-c$/,
+  groovy: /^-e$/,
+};
+
+/** Interpreters that read their program from standard input when given none (or `-`). */
+export const INTERPRETERS = new Set([
+  "python",
+  "perl",
+  "ruby",
+  "node",
+  "php",
+  "lua",
+  "bun",
+  "deno",
+  "pwsh",
+  "tclsh",
+  "wish",
+  "jshell",
+  "R",
+  "julia",
+  "groovy",
+  "irb",
+  "expect",
+]);
+
+/** ssh options (keywords are case-insensitive) whose value is a command ssh runs locally. */
+const SSH_COMMAND_OPTION =
+  /^(?:-o)?(?:ProxyCommand|LocalCommand|KnownHostsCommand|PKCS11Provider|SecurityKeyProvider)\b/i;
+const NC_EXEC = /^-[a-zA-Z]*[ec]$|^--(?:exec|sh-exec|lua-exec)(?:=|$)/;
+
+/**
+ * Options that make a command run another program (`zip -TT cmd`, `ssh -o ProxyCommand=cmd`),
+ * so its leading word's prefix rule does not cover it.
+ */
+const RUNS_PROGRAM: Record<string, RegExp[]> = {
+  zip: [/^(?:-TT|--unzip-command)(?:=|$)/],
+  cpio: [/^--rsh-command(?:=|$)/],
+  ssh: [SSH_COMMAND_OPTION, /^-F/],
+  scp: [SSH_COMMAND_OPTION, /^-[FS]/],
+  sftp: [SSH_COMMAND_OPTION, /^-[FSD]/],
+  nc: [NC_EXEC],
+  ncat: [NC_EXEC],
+  netcat: [NC_EXEC],
+  socat: [/(?:^|[,!:])(?:exec|system):/i],
+  nano: [/^(?:-s|--speller)(?:=|$)/],
+  sqlite3: [/^-cmd$|^\.(?:shell|system|once|output|load|read|import)\b/],
+  hash: [/^-[a-zA-Z]*p/],
+  enable: [/^-[a-zA-Z]*[fn]/],
+  complete: [/^-[a-zA-Z]*C/],
+  compgen: [/^-[a-zA-Z]*C/],
+  bind: [/^-[a-zA-Z]*x/],
 };
 
 const EDITORS = new Set(["vi", "vim", "nvim", "view", "ex", "gvim", "evim", "vimdiff", "rvim"]);
@@ -57,10 +118,23 @@ const GLOB_SENSITIVE = new Set(
 const PACKAGE_RUNNERS = new Set(["bunx", "uvx"]);
 
 export function interpreterName(name: string): string {
-  if (/^python[\d.]*$/.test(name)) return "python";
+  if (/^(?:python|pypy)[\d.]*$/.test(name)) return "python";
   if (name === "nodejs") return "node";
   if (name === "powershell") return "pwsh";
+  if (name === "luajit" || /^lua[\d.]+$/.test(name)) return "lua";
   return name;
+}
+
+/**
+ * A shell or interpreter that takes its program from standard input: no inline code, and `-`,
+ * `-s` or no script operand (`python3 -`, `sh -s`, `ruby` with a here-string).
+ */
+export function programFromStdin(name: string, args: string[], shell: boolean): boolean {
+  if (!shell && !INTERPRETERS.has(interpreterName(name))) return false;
+  if (args.some((a) => /^-[a-zA-Z]*[ce]$|^--eval$/.test(a))) return false;
+  if (args.includes("-s") || args.includes("-")) return true;
+  const operand = args.find((a) => !a.startsWith("-"));
+  return operand === undefined || operand === "/dev/stdin";
 }
 
 /** Judges one command given its effective words (wrappers already removed). */
@@ -88,7 +162,9 @@ export function judge(words: Word[]): Verdict {
   if (inline && beforeOperand.some((a) => inline.test(a))) {
     verdict.noAutoAllow.push(`${name} runs inline code given as an argument`);
   }
-  if (EDITORS.has(name) && args.some((a) => /^(?:\+|-c$|--cmd$|-S$|-s$|-u$)/.test(a))) {
+  const runs = args.find((a) => RUNS_PROGRAM[name]?.some((option) => option.test(a)));
+  if (runs) verdict.noAutoAllow.push(`${name} ${runs.split("=")[0]} runs another program`);
+  if (EDITORS.has(name) && args.some((a) => /^(?:\+|-c$|--cmd$|-[a-zA-Z]*[sS]$|-u$)/.test(a))) {
     verdict.noAutoAllow.push(`${name} +cmd / -c runs editor commands, which can run shell commands`);
   }
   if (PACKAGE_RUNNERS.has(name)) {
@@ -212,6 +288,41 @@ const SPECIFIC: Record<string, Specific> = {
   trap(_args, v) {
     v.noAutoAllow.push("trap registers a command that runs later");
   },
+  fc(_args, v) {
+    v.noAutoAllow.push("fc runs commands again from the history");
+  },
+  rsync(args, v) {
+    // `-e ssh` (with options) is the usual transport; any other remote shell is another program.
+    args.forEach((a, i) => {
+      const value = /^--rsh=|^--rsync-path=/.test(a)
+        ? a.slice(a.indexOf("=") + 1)
+        : /^(?:--rsh|--rsync-path)$|^-[a-zA-Z]*e$/.test(a)
+        ? args[i + 1] ?? ""
+        : /^-[a-zA-Z]*e./.test(a) && !a.startsWith("--")
+        ? a.slice(a.indexOf("e") + 1)
+        : undefined;
+      const plainSsh = /^ssh(?:\s+-[a-zA-Z]+(?:\s+[\w.@:/-]+)?)*$/.test(value ?? "") &&
+        !/ProxyCommand|LocalCommand|-F|-o/i.test(value ?? "");
+      if (value !== undefined && (a.includes("rsync-path") || !plainSsh)) {
+        v.noAutoAllow.push(`rsync ${a.split("=")[0]} runs another program`);
+      }
+    });
+  },
+  go(args, v) {
+    if ((args[0] === "run" || args[0] === "tool") && args.some((a) => /@/.test(a) && !a.startsWith("-"))) {
+      v.noAutoAllow.push(`go ${args[0]} downloads and runs a module`);
+    }
+  },
+  cargo(args, v) {
+    if (args[0] === "install" && args.some((a) => /^--(?:git|path|index|registry)(?:=|$)/.test(a))) {
+      v.noAutoAllow.push("cargo install builds (and runs build scripts of) code from an arbitrary origin");
+    }
+  },
+  deno(args, v) {
+    if (args.some((a) => /^(?:https?|npm|jsr):/.test(a))) {
+      v.noAutoAllow.push("deno runs or installs code from the network");
+    }
+  },
   crontab(args, v) {
     v.readOnly = args.length === 1 && args[0] === "-l";
   },
@@ -292,8 +403,12 @@ function packageManager(args: string[], v: Verdict): void {
   if (sub === "pkg" && rest[0] === "set" && rest.some((a) => a.startsWith("scripts."))) {
     v.noAutoAllow.push("npm pkg set scripts.* changes what npm runs");
   }
+  if (sub === "set-script") v.noAutoAllow.push("npm set-script changes what npm runs");
   if (sub === "config" && rest[0] === "set") {
     v.noAutoAllow.push("npm config set can change which programs npm runs");
+  }
+  if (args.some((a) => /^--(?:script-shell|node-options)(?:=|$)/.test(a))) {
+    v.noAutoAllow.push("--script-shell / --node-options make npm run another program");
   }
   v.readOnly = (NPM_READ_ONLY.has(sub) && !(sub === "audit" && rest[0] === "fix")) ||
     (sub === "config" && (rest[0] === "get" || rest[0] === "list")) || (sub === "pkg" && rest[0] === "get");

@@ -122,9 +122,17 @@ function checkScript(script: string, verdict: SedVerdict): void {
       verdict.writes.push(script.slice(i).split("\n")[0]!.trim());
     } else if (command === "e") verdict.danger = "the sed script runs shell commands (e)";
     else if (command === "r" || command === "R") verdict.danger ??= "the sed script reads another file (r)";
-    return;
+    if (verdict.danger !== null) return;
+    // Not whitelisted, but the rest is still read for e and w: `{`, `}` and `!` only group or
+    // negate; text and label commands (a, i, c, b, t, T, :) run to the end of their line.
+    if (TO_END_OF_LINE.includes(command)) {
+      i = script.indexOf("\n", i);
+      if (i === -1) return;
+    }
   }
 }
+
+const TO_END_OF_LINE = "aicbtT:";
 
 /** Index just past the next unescaped `delimiter`, or n+1 when there is none. */
 function delimited(script: string, from: number, delimiter: string): number {

@@ -5,6 +5,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { RawCommand, WalkResult, Word } from "./command.ts";
+import { decodeEscapes, literalOutput } from "./printers.ts";
 import type { Redirect } from "./types.ts";
 
 const MAX_DEPTH = 64;
@@ -29,6 +30,28 @@ interface RedirectContext {
   out: Redirect[];
   subs: RawCommand[];
   nested?: string | undefined;
+  /** Standard input redirected here; `text` is its content when the command fixes it. */
+  stdin?: { text: string | undefined };
+  /** What follows a here-document's start on its line (`cat <<EOF | sh`), walked after the command. */
+  after?: Node[];
+}
+
+/** Marks where an unquoted expansion splits a word (NUL never occurs in a shell word). */
+const FIELD_BREAK = "\u0000";
+/** The value bash gives IFS when nothing assigns it. */
+const DEFAULT_IFS = " \t\n";
+const GLOB_CHARS = /[*?[]/;
+
+/** `name=value`; `computed` when the value is only known at run time (`$(...)`, `+=`, unknown `$x`). */
+interface Assignment {
+  name: string;
+  value: string;
+  computed: boolean;
+}
+
+/** A word being built; `split` says whether unquoted expansions in it are split into fields. */
+interface Building extends Word {
+  split: boolean;
 }
 
 /** Variables bound by plain assignments earlier in the same shell; null marks "value not known". */
@@ -134,19 +157,36 @@ class Walker {
     let owners = this.commands.slice(first).filter((c) => c.nested === nested);
     // tree-sitter hangs `a && b > f` and `a | b > f` on the whole list; bash gives it to `b` alone.
     if (body?.type === "list" || body?.type === "pipeline") owners = owners.slice(-1);
-    const subs: RawCommand[] = [];
-    const redirects: Redirect[] = [];
+    const at: RedirectContext = { scope, depth, out: [], subs: [], nested };
     for (const child of node.namedChildren) {
       if (child === body || child.id === body?.id) continue;
-      this.redirect(child, { scope, depth, out: redirects, subs, nested });
+      this.redirect(child, at);
     }
     if (owners.length === 0) {
       // A redirection alone (`> file`) still truncates or creates the file.
       owners.push(this.push({ words: [], assignments: [], redirects: [], subs: [] }, nested));
     }
     for (const owner of owners) {
-      owner.redirects.push(...redirects);
-      owner.subs.push(...subs);
+      owner.redirects.push(...at.out);
+      owner.subs.push(...at.subs);
+      if (at.stdin) owner.stdin = at.stdin.text;
+    }
+    this.continued(at, owners.at(-1)!, scope, depth);
+  }
+
+  /**
+   * `cat <<EOF | sh`: tree-sitter hangs the rest of the line on the here-document; bash pipes the
+   * command into it, so the command becomes the first stage of that pipeline.
+   */
+  private continued(at: RedirectContext, owner: RawCommand, scope: Scope, depth: number): void {
+    for (const next of at.after ?? []) {
+      const pipe = this.pipeCount + 1;
+      const first = this.commands.length;
+      this.statement(next, new Map(scope), depth + 1, at.nested);
+      if (next.type !== "pipeline" || next.child(0)?.type !== "|" || owner.pipe !== 0) continue;
+      const stages = this.commands.slice(first).filter((c) => c.pipe === pipe);
+      for (const stage of stages) Object.assign(stage, { stage: stage.stage + 1, stages: stage.stages + 1 });
+      Object.assign(owner, { pipe, stage: 0, stages: stages[0]?.stages ?? 1 });
     }
   }
 
@@ -162,11 +202,16 @@ class Walker {
       }
       if (target?.unknown) this.tooComplex(unknownVariable(target.unknown));
       out.push({ op, target: target?.text ?? "" });
+      if (/^0?<[&>]?$/.test(op)) {
+        at.stdin = { text: op.length === 1 || op === "0<" ? target?.printed : undefined };
+      }
       return;
     }
     if (node.type === "herestring_redirect") {
       const value = node.namedChildren[0];
-      out.push({ op: "<<<", target: value ? this.word(value, scope, depth, subs).text : "" });
+      const word = value ? this.word(value, scope, depth, subs) : undefined;
+      out.push({ op: "<<<", target: word?.text ?? "" });
+      at.stdin = { text: word && !word.dynamic ? `${word.text}\n` : undefined };
       return;
     }
     if (node.type === "heredoc_redirect") return this.heredoc(node, at);
@@ -174,7 +219,7 @@ class Walker {
   }
 
   private heredoc(node: Node, at: RedirectContext): void {
-    const { scope, depth, out, subs, nested } = at;
+    const { scope, depth, out, subs } = at;
     let delimiter = "";
     let op = "<<";
     for (const child of node.children) {
@@ -192,6 +237,8 @@ class Walker {
             this.tooComplex("expansions inside a here-document");
             for (const part of child.namedChildren) this.word(part, scope, depth, subs);
           }
+          // The text as written, expansions unexpanded: whatever reads it as code still sees them.
+          at.stdin = { text: op === "<<-" ? child.text.replace(/^\t+/gm, "") : child.text };
           break;
         case "heredoc_end":
           break;
@@ -201,7 +248,7 @@ class Walker {
           break;
         default:
           this.tooComplex("commands after a here-document");
-          this.statement(child, new Map(scope), depth + 1, nested);
+          (at.after ??= []).push(child);
       }
     }
     out.push({ op, target: delimiter.replace(/^['"\\]+|['"]+$/g, "") });
@@ -210,28 +257,30 @@ class Walker {
   private command(node: Node, scope: Scope, depth: number, nested?: string): void {
     const words: Word[] = [];
     const assignments: { name: string; value: string }[] = [];
-    const redirects: Redirect[] = [];
     const subs: RawCommand[] = [];
+    const at: RedirectContext = { scope, depth, out: [], subs, nested };
     for (const child of node.namedChildren) {
       switch (child.type) {
         case "variable_assignment":
-          assignments.push(this.assignment(child, scope, depth, subs));
+          assignments.push(plain(this.assignment(child, scope, depth, subs)));
           break;
         case "command_name":
-          for (const part of child.namedChildren) words.push(this.word(part, scope, depth, subs));
+          for (const part of child.namedChildren) words.push(...this.fields(part, scope, depth, subs));
           break;
         case "file_redirect":
         case "herestring_redirect":
         case "heredoc_redirect":
-          this.redirect(child, { scope, depth, out: redirects, subs, nested });
+          this.redirect(child, at);
           break;
         case "comment":
           break;
         default:
-          words.push(this.word(child, scope, depth, subs));
+          words.push(...this.fields(child, scope, depth, subs));
       }
     }
-    this.push({ words, assignments, redirects, subs }, nested);
+    const command = this.push({ words, assignments, redirects: at.out, subs }, nested);
+    if (at.stdin) command.stdin = at.stdin.text;
+    this.continued(at, command, scope, depth);
   }
 
   /** `export A=1 B`, `local x=2`: a command (so it is judged) that also binds its variables. */
@@ -242,8 +291,8 @@ class Walker {
     for (const child of node.namedChildren) {
       if (child.type === "variable_assignment") {
         const assignment = this.assignment(child, scope, depth, subs);
-        assignments.push(assignment);
-        this.bind(scope, assignment.name, assignment.value, child);
+        assignments.push(plain(assignment));
+        this.bind(scope, assignment);
       } else words.push(this.word(child, scope, depth, subs));
     }
     this.push({ words, assignments, redirects: [], subs }, nested);
@@ -260,26 +309,26 @@ class Walker {
     const subs: RawCommand[] = [];
     const assignments = nodes.map((node) => {
       const assignment = this.assignment(node, scope, depth, subs);
-      this.bind(scope, assignment.name, assignment.value, node);
-      return assignment;
+      this.bind(scope, assignment);
+      return plain(assignment);
     });
     this.push({ words: [], assignments, redirects: [], subs }, nested);
   }
 
-  private bind(scope: Scope, name: string, value: string, node: Node): void {
-    const dynamic = node.namedChildren.some((c) => c.type !== "variable_name" && c.type !== "word");
+  private bind(scope: Scope, { name, value, computed }: Assignment): void {
     // A second assignment or a computed value: later uses cannot be resolved statically.
-    scope.set(name, scope.has(name) || dynamic ? null : value);
+    scope.set(name, scope.has(name) || computed ? null : value);
   }
 
-  private assignment(node: Node, scope: Scope, depth: number, subs: RawCommand[]) {
+  private assignment(node: Node, scope: Scope, depth: number, subs: RawCommand[]): Assignment {
     const name = node.namedChildren[0]?.text ?? "";
     const valueNode = node.namedChildren[1];
-    if (node.text.includes("+=")) this.tooComplex("appending assignment (+=)");
+    const appends = node.text.includes("+=");
+    if (appends) this.tooComplex("appending assignment (+=)");
     if (valueNode?.type === "array") this.tooComplex("array assignment");
     const value = valueNode ? this.word(valueNode, scope, depth, subs) : undefined;
     if (value?.unknown) this.tooComplex(unknownVariable(value.unknown));
-    return { name, value: value?.text ?? "" };
+    return { name, value: value?.text ?? "", computed: appends || value?.dynamic === true };
   }
 
   private literal(text: string): Word {
@@ -296,11 +345,49 @@ class Walker {
     return full;
   }
 
-  /** Resolves one argument node to its value. */
+  /** Resolves one node to its value, as in an assignment or a redirection (no word splitting). */
   word(node: Node, scope: Scope, depth: number, subs: RawCommand[]): Word {
-    const out: Word = { text: "", quoted: false, glob: false, dynamic: false };
+    const { split: _, ...word } = this.build(node, scope, depth, subs, false);
+    return word;
+  }
+
+  /** A command's argument after word splitting: an unquoted `$x` holding `a b` gives two words. */
+  private fields(node: Node, scope: Scope, depth: number, subs: RawCommand[]): Word[] {
+    const { split: _, ...word } = this.build(node, scope, depth, subs, true);
+    if (!word.text.includes(FIELD_BREAK)) return [word];
+    return word.text.split(FIELD_BREAK).filter((text) => text !== "").map((text) => ({ ...word, text }));
+  }
+
+  private build(node: Node, scope: Scope, depth: number, subs: RawCommand[], split: boolean): Building {
+    const out: Building = { text: "", quoted: false, glob: false, dynamic: false, split };
     this.appendWord(node, scope, depth, subs, out, false);
     return out;
+  }
+
+  /** A variable's value in a word, or the variable kept as written when its value is unknown. */
+  private variable(name: string, written: string, scope: Scope, out: Building, inQuotes: boolean): void {
+    const value = scope.get(name) ?? (name === "IFS" && !scope.has(name) ? DEFAULT_IFS : null);
+    if (value === null) {
+      out.unknown ??= `$${name}`;
+      out.dynamic = true;
+      out.text += written;
+    } else this.expanded(value, scope, out, inQuotes);
+  }
+
+  /** Text an expansion produced: unquoted, it is split on IFS and its glob characters expand. */
+  private expanded(value: string, scope: Scope, out: Building, inQuotes: boolean): void {
+    if (inQuotes) {
+      out.text += value;
+      return;
+    }
+    if (GLOB_CHARS.test(value)) out.glob = true;
+    const ifs = scope.has("IFS") ? scope.get("IFS") : DEFAULT_IFS;
+    if (!out.split || ifs === "") out.text += value;
+    else if (ifs === null || ifs === undefined) {
+      out.unknown ??= "$IFS";
+      out.dynamic = true;
+      out.text += value;
+    } else out.text += [...value].map((c) => (ifs.includes(c) ? FIELD_BREAK : c)).join("");
   }
 
   private appendWord(
@@ -308,7 +395,7 @@ class Walker {
     scope: Scope,
     depth: number,
     subs: RawCommand[],
-    out: Word,
+    out: Building,
     inQuotes: boolean,
   ) {
     if (node.isError || node.isMissing) this.tooComplex("part of the command could not be parsed");
@@ -336,29 +423,34 @@ class Walker {
       case "concatenation":
         for (const child of node.namedChildren) this.appendWord(child, scope, depth, subs, out, inQuotes);
         return;
-      case "simple_expansion": {
-        const name = node.namedChildren[0]?.text ?? "";
-        const value = scope.get(name);
-        if (value === undefined || value === null) {
-          out.unknown ??= `$${name}`;
-          out.dynamic = true;
-          out.text += node.text;
-        } else out.text += value;
-        return;
-      }
+      case "simple_expansion":
+        return this.variable(node.namedChildren[0]?.text ?? "", node.text, scope, out, inQuotes);
       case "command_substitution":
       case "process_substitution": {
         const kind = node.type === "command_substitution" ? "command substitution" : "process substitution";
         this.tooComplex(kind);
         out.dynamic = true;
-        out.text += node.text;
         const via = node.child(0)?.type === "`" ? "`...`" : `${node.child(0)?.type ?? "$("}...)`;
         const first = this.commands.length;
         for (const child of node.namedChildren) this.statement(child, new Map(scope), depth + 1, via);
-        subs.push(...this.commands.slice(first));
+        const inner = this.commands.slice(first);
+        subs.push(...inner);
+        // `$(echo rm)` is `rm` and `<(printf x)` is a file holding `x`: keep what they give when known.
+        const printed = inner.length === 1 && node.namedChildren.length === 1 && inner[0]!.pipe === 0
+          ? literalOutput(inner[0]!)
+          : undefined;
+        if (printed === undefined || node.type === "process_substitution") out.text += node.text;
+        else this.expanded(printed.replace(/\n+$/, ""), scope, out, inQuotes);
+        if (node.type === "process_substitution" && printed !== undefined) out.printed = printed;
         return;
       }
-      case "expansion":
+      case "expansion": {
+        const name = node.namedChildren[0];
+        if (
+          node.namedChildCount === 1 && name?.type === "variable_name" && node.text === `\${${name.text}}`
+        ) {
+          return this.variable(name.text, node.text, scope, out, inQuotes);
+        }
         this.tooComplex("parameter expansion ${...}");
         out.dynamic = true;
         out.text += node.text;
@@ -366,9 +458,20 @@ class Walker {
           if (child.type !== "variable_name") this.appendWord(child, scope, depth, subs, { ...out }, true);
         }
         return;
+      }
       case "ansi_c_string":
+        // $'\x72m' is `rm`: decoded as bash does (check 4 still flags the quoting).
+        out.quoted = true;
+        out.text += decodeEscapes(
+          node.text.slice(2, -1).replace(
+            /\\c(.)/g,
+            (_, c: string) => String.fromCharCode(c.toUpperCase().charCodeAt(0) ^ 64),
+          ),
+          false,
+        );
+        return;
       case "translated_string":
-        this.tooComplex("ANSI-C or locale quoting ($'...' or $\"...\")");
+        this.tooComplex('locale quoting ($"...")');
         out.quoted = true;
         out.dynamic = true;
         out.text += node.text;
@@ -383,6 +486,8 @@ class Walker {
     }
   }
 }
+
+const plain = ({ name, value }: Assignment) => ({ name, value });
 
 export function unknownVariable(name: string): string {
   return `${name} is not assigned earlier in this command; its value is unknown`;

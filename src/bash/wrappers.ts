@@ -4,6 +4,7 @@
  * opened and the command inside is judged as a command of its own.
  */
 import type { RawCommand, Word } from "./command.ts";
+import { literalOutput } from "./printers.ts";
 
 /**
  * Variables that only tune output, locale or a toolchain's target and cannot make a program run
@@ -87,11 +88,14 @@ export function basename(word: string): string {
   return STANDARD_BIN.test(word) ? word.slice(word.lastIndexOf("/") + 1) : word;
 }
 
-/** Splits a command into what runs: itself (wrappers stripped) plus commands and scripts inside it. */
-export function unwrap(raw: RawCommand): { invocations: Invocation[]; scripts: Script[] } {
+/**
+ * Splits a command into what runs: itself (wrappers stripped) plus commands and scripts inside it.
+ * `stdin` is what the command reads on standard input when that is known (`xargs` appends it).
+ */
+export function unwrap(raw: RawCommand, stdin?: string): { invocations: Invocation[]; scripts: Script[] } {
   const env: Record<string, string> = {};
   for (const { name, value } of raw.assignments) env[name] = value;
-  const out = { invocations: [] as Invocation[], scripts: [] as Script[] };
+  const out: Out = { invocations: [], scripts: [], stdin };
   const argv = raw.words.map((w) => w.text);
   open(
     {
@@ -109,7 +113,7 @@ export function unwrap(raw: RawCommand): { invocations: Invocation[]; scripts: S
   return out;
 }
 
-type Out = { invocations: Invocation[]; scripts: Script[] };
+type Out = { invocations: Invocation[]; scripts: Script[]; stdin: string | undefined };
 
 function open(inv: Invocation, out: Out, depth: number): void {
   if (depth > MAX_WRAPPER_DEPTH) {
@@ -126,11 +130,7 @@ function open(inv: Invocation, out: Out, depth: number): void {
     out.invocations.push(inv);
     const inner = inv.words.slice(count);
     if (inner.length > 0) {
-      open(
-        { ...inv, words: inner, argv: inner.map((w) => w.text), via, notes, env: {}, sideEffects: false },
-        out,
-        depth + 1,
-      );
+      open({ ...runBy(inv, inner, via), notes }, out, depth + 1);
     }
   };
   const script = (text: string, via: string) => {
@@ -140,8 +140,14 @@ function open(inv: Invocation, out: Out, depth: number): void {
   switch (name) {
     case "time":
     case "noglob":
+    case "nocorrect":
+    case "-":
+    case "coproc":
     case "builtin":
+    case "busybox":
       return strip(skipFlags(texts, 1, ""));
+    case "repeat":
+      return strip(2);
     case "nohup":
       return strip(1, { sideEffects: true });
     case "nice":
@@ -167,6 +173,18 @@ function open(inv: Invocation, out: Out, depth: number): void {
     case "sudo":
     case "doas":
       return derive(skipFlags(texts, 1, "ugpCDhrtTU"), name);
+    case "pkexec":
+    case "unshare":
+    case "systemd-run":
+    case "fakeroot":
+    case "strace":
+    case "ltrace":
+    case "nsenter":
+      return derive(skipFlags(texts, 1, RUNNER_VALUE_FLAGS[name] ?? ""), name);
+    case "chroot":
+      return derive(skipFlags(texts, 1, "") + 1, name);
+    case "find":
+      return unwrapFind(inv, texts, out, depth);
     case "setsid":
     case "ionice":
     case "chrt":
@@ -195,23 +213,101 @@ function open(inv: Invocation, out: Out, depth: number): void {
     case "su":
     case "runuser":
     case "script": {
-      const c = texts.findIndex((t) => t === "-c" || t === "--command");
+      const c = texts.findIndex((t) => /^-[a-zA-Z]*c$/.test(t) || t === "--command");
+      if (c === -1 && name === "runuser" && texts.includes("-u")) {
+        return derive(skipFlags(texts, 1, "ugG"), name);
+      }
       inv.notes.push(`${name} runs a shell command`);
       out.invocations.push(inv);
       if (c !== -1) script(texts[c + 1] ?? "", `${name} -c`);
       return;
     }
-    case "parallel":
-      inv.notes.push("parallel runs its arguments as shell commands");
+    case "emulate": {
+      const c = texts.indexOf("-c");
+      if (c === -1) return keep(inv, out);
+      inv.notes.push("emulate -c runs shell code");
       out.invocations.push(inv);
-      return script(texts.slice(skipFlags(texts, 1, "jS")).join(" ").split(" ::: ")[0] ?? "", "parallel");
+      return script(texts[c + 1] ?? "", "emulate -c");
+    }
+    case "trap":
+      out.invocations.push(inv);
+      if (texts[1] !== undefined && !/^-[lp]?$/.test(texts[1]) && texts.length > 2) script(texts[1], "trap");
+      return;
+    case "sched":
+      inv.notes.push("sched runs a command later");
+      out.invocations.push(inv);
+      return script(texts.slice(2).join(" "), "sched");
+    case "at":
+    case "batch":
+      return keep(inv, out, `${name} runs shell commands from its input later`);
+    case "parallel":
+      return unwrapParallel(inv, texts, out);
     case "source":
-    case ".":
-      return keep(inv, out, `${name} runs a script file in the current shell`);
+    case ".": {
+      const file = inv.words[1]?.printed;
+      inv.notes.push(`${name} runs a script file in the current shell`);
+      out.invocations.push(inv);
+      if (file !== undefined) script(file, `${name} <(...)`);
+      return;
+    }
     default:
       if (SHELLS.has(name)) return unwrapShell(inv, texts, out);
       out.invocations.push(inv);
   }
+}
+
+/** Value-taking short options of commands that run the command after their options. */
+const RUNNER_VALUE_FLAGS: Record<string, string> = {
+  "systemd-run": "pEMHu",
+  fakeroot: "ils",
+  strace: "eoOpsSuEPIbaX",
+  ltrace: "eoOpsSuEPIbaXnA",
+  nsenter: "tSG",
+};
+
+/** `find ... -exec cmd {} ;`: each command after -exec, -execdir, -ok or -okdir runs on its own. */
+function unwrapFind(inv: Invocation, texts: string[], out: Out, depth: number): void {
+  out.invocations.push(inv);
+  texts.forEach((t, i) => {
+    if (!/^-(?:exec|execdir|ok|okdir)$/.test(t)) return;
+    let end = i + 1;
+    while (end < texts.length && texts[end] !== ";" && texts[end] !== "+") end++;
+    const inner = inv.words.slice(i + 1, end);
+    if (inner.length === 0) return;
+    open(runBy(inv, inner, `find ${t}`), out, depth + 1);
+  });
+}
+
+/** At most this many `:::` arguments of parallel are analyzed one by one. */
+const MAX_PARALLEL_ARGS = 16;
+
+/** `parallel cmd ::: a b`: runs `cmd a` and `cmd b` as shell commands; with no cmd the arguments are the commands. */
+function unwrapParallel(inv: Invocation, texts: string[], out: Out): void {
+  inv.notes.push("parallel runs its arguments as shell commands");
+  out.invocations.push(inv);
+  const at = skipFlags(texts, 1, "jS");
+  const sep = texts.indexOf(":::", at);
+  const command = texts.slice(at, sep === -1 ? undefined : sep).join(" ");
+  const args = sep === -1
+    ? []
+    : texts.slice(sep + 1, sep + 1 + MAX_PARALLEL_ARGS).filter((a) => !a.startsWith(":::"));
+  if (args.length === 0) {
+    out.scripts.push({ text: command, via: "parallel", env: inv.env });
+    return;
+  }
+  for (const arg of args) {
+    const text = command === ""
+      ? arg
+      : command.includes("{}")
+      ? command.replaceAll("{}", arg)
+      : `${command} ${arg}`;
+    out.scripts.push({ text, via: "parallel", env: inv.env });
+  }
+}
+
+/** The command a wrapper runs, as an invocation of its own (the wrapper's notes and env stay with it). */
+function runBy(inv: Invocation, words: Word[], via: string): Invocation {
+  return { ...inv, words, argv: words.map((w) => w.text), via, notes: [], env: {}, sideEffects: false };
 }
 
 function keep(inv: Invocation, out: Out, note?: string): void {
@@ -259,7 +355,14 @@ function unwrapEnv(inv: Invocation, texts: string[], out: Out, depth: number): v
       continue;
     }
     if (t === "-S" || t.startsWith("--split-string") || t.startsWith("-S")) {
-      return keep(inv, out, "env -S splits a string into a command");
+      const eq = t.indexOf("=");
+      const text = t === "-S" || t === "--split-string"
+        ? texts.slice(i + 1).join(" ")
+        : [t.startsWith("-S") ? t.slice(2) : t.slice(eq + 1), ...texts.slice(i + 1)].join(" ");
+      inv.notes.push("env -S splits a string into a command");
+      out.invocations.push(inv);
+      out.scripts.push({ text, via: "env -S", env });
+      return;
     }
     if (t === "-C" || t === "--chdir") return keep(inv, out, "env -C runs the command in another directory");
     if (t === "--") {
@@ -278,13 +381,14 @@ function unwrapEnv(inv: Invocation, texts: string[], out: Out, depth: number): v
   open({ ...inv, env, words: inv.words.slice(i) }, out, depth + 1);
 }
 
-const XARGS_VALUE_FLAGS = "nLPsdEIaie";
+/** `-i` and `-e` take their optional value attached (`-i{}`), never as the next word. */
+const XARGS_VALUE_FLAGS = "nLPsdEIa";
 
 function unwrapXargs(inv: Invocation, texts: string[], out: Out, depth: number): void {
   const at = skipFlags(texts, 1, XARGS_VALUE_FLAGS);
   const hasFlags = at > 1;
   if (at >= texts.length) return keep(inv, out);
-  const inner = inv.words.slice(at);
+  const inner = withInput(inv.words.slice(at), texts.slice(1, at), out.stdin);
   const innerName = basename(inner[0]!.text);
   const feedsShell = SHELLS.has(innerName) || innerName === "eval" ||
     /^(?:python[\d.]*|node|perl|ruby|php)$/.test(innerName);
@@ -295,56 +399,72 @@ function unwrapXargs(inv: Invocation, texts: string[], out: Out, depth: number):
   }
   out.invocations.push(inv);
   inv.notes.push("xargs runs another command");
-  open(
-    {
-      ...inv,
-      words: inner,
-      argv: inner.map((w) => w.text),
-      via: "xargs",
-      env: {},
-      notes: [],
-      sideEffects: false,
-    },
-    out,
-    depth + 1,
-  );
+  open(runBy(inv, inner, "xargs"), out, depth + 1);
+}
+
+/**
+ * The words xargs runs when its input is known text (`echo / | xargs rm -rf` runs `rm -rf /`):
+ * the input's items are appended, or put in place of the `-I` string.
+ */
+function withInput(inner: Word[], flags: string[], stdin: string | undefined): Word[] {
+  if (stdin === undefined) return inner;
+  const zero = flags.some((f) => /^-[a-zA-Z]*0$/.test(f) || f === "--null");
+  const replaceAt = flags.findIndex((f) => /^-[Ii]/.test(f) || f.startsWith("--replace"));
+  const items = stdin.split(zero ? "\0" : replaceAt !== -1 ? "\n" : /\s+/).filter((i) => i !== "");
+  const item = (text: string): Word => ({ text, quoted: true, glob: false, dynamic: false });
+  if (replaceAt === -1) return [...inner, ...items.map(item)];
+  const flag = flags[replaceAt]!;
+  const placeholder = flag.includes("=")
+    ? flag.slice(flag.indexOf("=") + 1)
+    : flag.length > 2 && !flag.startsWith("--")
+    ? flag.slice(2)
+    : flag === "-I"
+    ? flags[replaceAt + 1] ?? "{}"
+    : "{}";
+  const first = items[0] ?? "";
+  return inner.map((w) => ({ ...w, text: w.text.replaceAll(placeholder, first) }));
 }
 
 function unwrapShell(inv: Invocation, texts: string[], out: Out): void {
   const name = basename(texts[0]!);
   const c = texts.findIndex((t, i) => i > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(t));
   if (c !== -1) {
-    const code = texts[c + 1];
+    const code = texts[c + 1] === "--" ? texts[c + 2] : texts[c + 1];
     if (code === undefined) return keep(inv, out, `${name} -c without a command`);
     out.scripts.push({ text: code, via: `${name} -c`, env: inv.env });
     return;
   }
-  const operand = texts.slice(1).find((t) => !t.startsWith("-") && !t.startsWith("+"));
-  if (operand === undefined) return keep(inv, out, `${name} runs its standard input as shell code`);
-  keep(inv, out, `${name} runs the script ${operand}`);
+  const at = inv.words.findIndex((w, i) => i > 0 && !w.text.startsWith("-") && !w.text.startsWith("+"));
+  if (at === -1) return keep(inv, out, `${name} runs its standard input as shell code`);
+  keep(inv, out, `${name} runs the script ${texts[at]}`);
+  const printed = inv.words[at]!.printed;
+  if (printed !== undefined) out.scripts.push({ text: printed, via: `${name} <(...)`, env: inv.env });
 }
 
 /**
- * Literal text a shell reads as its code from standard input: `echo '...' | sh`,
- * `printf '...' | bash`, `sh <<< '...'`. It is analyzed like `sh -c '...'`; anything else a shell
- * reads from a pipe stays unknown (and asks).
+ * What `raw` reads on standard input when the command line fixes it: a here-document, a
+ * here-string, `< <(echo ...)`, or the output of `echo`/`printf`/`cat <<EOF` piped into it.
  */
-export function stdinScript(raw: RawCommand, all: readonly RawCommand[]): Script | undefined {
-  const words = raw.words.map((w) => w.text);
-  const name = basename(words[0] ?? "");
-  if (!SHELLS.has(name) || words.slice(1).some((w) => !w.startsWith("-") || /^-[a-zA-Z]*c/.test(w))) {
-    return undefined;
-  }
-  const here = raw.redirects.find((r) => r.op === "<<<");
-  if (here) return { text: here.target, via: `${name} <<<`, env: {} };
-  if (raw.pipe === 0 || raw.stage === 0) return undefined;
+export function stdinText(raw: RawCommand, all: readonly RawCommand[]): string | undefined {
+  if (raw.stdin !== undefined || raw.pipe === 0 || raw.stage === 0) return raw.stdin;
   const source = all.find((c) => c.pipe === raw.pipe && c.stage === raw.stage - 1 && c.nested === raw.nested);
-  const [feeder, ...args] = source?.words.map((w) => w.text) ?? [];
-  if (feeder === "echo") {
-    return { text: args.filter((a) => !/^-[neE]+$/.test(a)).join(" "), via: `echo | ${name}`, env: {} };
-  }
-  if (feeder === "printf" && args[0] !== undefined && !args[0].includes("%")) {
-    return { text: args[0].replaceAll("\\n", "\n"), via: `printf | ${name}`, env: {} };
-  }
-  return undefined;
+  return source ? literalOutput(source) : undefined;
+}
+
+/**
+ * Known text a shell, `source /dev/stdin` or `at` reads as its code from standard input
+ * (`echo '...' | sh`, `sudo bash <<EOF`, `at now <<< '...'`). It is analyzed like `sh -c '...'`;
+ * anything else a shell reads from its input stays unknown (and asks).
+ */
+export function stdinScript(inv: Invocation, stdin: string | undefined): Script | undefined {
+  if (stdin === undefined) return undefined;
+  const words = inv.words.map((w) => w.text);
+  const name = basename(words[0] ?? "");
+  const args = words.slice(1);
+  const reads = SHELLS.has(name)
+    ? args.every((w) => w.startsWith("-") && !/^-[a-zA-Z]*c/.test(w))
+    : name === "source" || name === "."
+    ? args[0] === "/dev/stdin"
+    : (name === "at" || name === "batch") && !args.some((a) => /^-[a-zA-Z]*[flrdc]/.test(a));
+  return reads ? { text: stdin, via: `${name} <input>`, env: {} } : undefined;
 }

@@ -15,6 +15,11 @@ const REVIEWED: Record<string, string> = {
   "perl -n -e 'print if m/regex1/ and m/regex2/i'": "perl -e runs inline code",
   "perl -n -E 'say $1 if m/before ( group_regex ) after/x'": "perl -E runs inline code",
   "ls | sed -f script.sed": "a sed script file may hold w/e commands the analyzer cannot see",
+  "deno run --allow-all jsr:@deno/deployctl": "deno fetches the jsr: module from the network and runs it",
+  "strace node": "strace runs the command it traces; node is judged on its own",
+  "strace -e trace=file node": "strace runs the command it traces; node is judged on its own",
+  "strace --follow-forks -e trace=network -o trace.txt node":
+    "strace runs the command it traces; node is judged on its own",
 };
 
 function findings(a: BashAnalysis): string[] {

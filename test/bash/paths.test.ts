@@ -76,8 +76,17 @@ const CASES: Record<string, [string[], Access[]][]> = {
     [r("a.tar")],
   ]],
   dd: [[["if=/dev/zero", "of=out", "bs=1M"], [r("/dev/zero"), w("out")]]],
-  curl: [[["-o", "out", "https://x"], [w("out")]], [["-T", "up", "https://x"], [r("up")]]],
-  wget: [[["-O", "out", "https://x"], [w("out")]]],
+  curl: [
+    [["-o", "out", "https://x"], [w("out")]],
+    [["-T", "up", "https://x"], [r("up")]],
+    [["-d", "@~/.ssh/id_rsa", "https://x"], [r("~/.ssh/id_rsa")]],
+    [["-F", "f=@.env;type=text/plain", "--data-urlencode", "k@a.txt", "-d", "a=b", "https://x"], [
+      r(".env"),
+      r("a.txt"),
+    ]],
+  ],
+  wget: [[["-O", "out", "https://x"], [w("out")]], [["--post-file=.env", "https://x"], [r(".env")]]],
+  scp: [[["-P", "22", "~/.ssh/id_rsa", "host:"], [r("~/.ssh/id_rsa"), w("host:")]]],
 };
 
 describe("path extraction", () => {
