@@ -102,9 +102,9 @@ export function expandQuery(
   words.forEach((surface, at) => {
     // "ENG-42", "#general": the letters name a tracker or a channel, not a tool; what counts is the kind.
     const kind = kinds.get(surface);
-    if (kind) {
+    if (kind !== undefined) {
       const term = stem(kind);
-      if (index.hasTerm(term)) {
+      if (kind !== "" && index.hasTerm(term)) {
         groups.push([{ term, weight: KIND_WEIGHT }]);
         origins.push(at);
       }
