@@ -139,6 +139,7 @@ export const CONCEPTS: Record<string, readonly string[]> = {
     "elevation altitude height",
     "coordinates latitude longitude",
     "directions route",
+    "place venue",
   ],
   ai: [
     "embedding vector",
@@ -234,4 +235,22 @@ export const LOANS: Record<string, string> = {
   unstage: "reset",
   swap: "replace edit",
   type: "fill input",
+  // Travel between two places is what directions and distances answer: "the drive from Boston".
+  drive: "directions distance travel",
+  driving: "directions distance travel",
+  commute: "directions distance travel",
+  trip: "directions distance travel",
+  walk: "directions distance",
+  far: "distance",
+  // Businesses are places; their hours, ratings and reviews are a place's details.
+  restaurant: "place",
+  cafe: "place",
+  hotel: "place",
+  business: "place",
+  hours: "place details",
+  street: "address",
+  recall: "memory knowledge search",
+  clash: "conflict",
+  newest: "latest",
+  allowed: "permission policy",
 };

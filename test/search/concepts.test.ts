@@ -43,10 +43,16 @@ describe("concepts beyond verbs", () => {
     payments: [["update_dispute", "Submits evidence for a dispute"], ["list_charges", "Lists charges"]],
     maps: [["maps_elevation", "Elevation data for locations"], ["maps_geocode", "Address to location"]],
     docdb: [["get_collection", "Gets a collection"], ["collection_storage_size", "Bytes a collection takes"]],
+    travel: [["directions", "Directions between two points"], ["list_cars", "List the cars"]],
+    places: [["place_details", "Details of a place"], ["list_restaurant_menus", "Menus"]],
+    merges: [["get_merge_conflicts", "Conflicts of a merge"], ["get_merge", "Gets a merge"]],
   }));
   testLayerCases(index, "synonyms", [
     ["handle a chargeback", "mcp__payments__update_dispute"],
     ["how high is this location", "mcp__maps__maps_elevation"],
     ["how big is the collection", "mcp__docdb__collection_storage_size"],
+    ["how long is the drive to Boston", "mcp__travel__directions"],
+    ["opening hours of this restaurant", "mcp__places__place_details"],
+    ["does the merge clash", "mcp__merges__get_merge_conflicts"],
   ]);
 });
