@@ -1,4 +1,5 @@
 /** Stage 1: find the tool by name or alias; an unknown name lists the closest names. */
+import { closestNames } from "../tool/closest-names.ts";
 import type { AssembledPool } from "../pool/assemble.ts";
 import type { DiscoveredTools } from "../search/discovered.ts";
 import type { AnyTool } from "../tool/types.ts";
@@ -37,35 +38,4 @@ export function lookupTool(pool: AssembledPool, name: string, gate?: DiscoveryGa
   const close = closestNames(name, [...pool.byName.keys()], 3);
   const hint = close.length ? ` Did you mean ${close.join(", ")}?` : "";
   return { ok: false, message: `Error: No such tool available: ${name}.${hint}` };
-}
-
-/** Names within a small edit distance (case-insensitive), closest first. */
-function closestNames(name: string, candidates: string[], limit: number): string[] {
-  const target = name.toLowerCase();
-  const maxDistance = Math.max(2, Math.floor(target.length / 3));
-  return candidates
-    .map((candidate) => ({ candidate, distance: editDistance(target, candidate.toLowerCase(), maxDistance) }))
-    .filter((c) => c.distance <= maxDistance)
-    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
-    .slice(0, limit)
-    .map((c) => c.candidate);
-}
-
-/** Levenshtein distance, giving up (returning limit + 1) once it cannot stay within `limit`. */
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[b.length]!;
 }

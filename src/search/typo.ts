@@ -3,6 +3,7 @@
  * edit distance (insert, delete, substitute, swap two neighbours), one edit for short words and
  * two for long ones. Words are bucketed by length so only plausible lengths are compared.
  */
+import { editDistance } from "../tool/closest-names.ts";
 
 export interface Correction {
   word: string;
@@ -69,31 +70,4 @@ function bitCount(value: number): number {
   let count = 0;
   for (let v = value; v !== 0; v &= v - 1) count++;
   return count;
-}
-
-/**
- * Optimal-string-alignment distance, giving up (returning max + 1) as soon as every cell of a row
- * exceeds `max`.
- */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let current = new Array<number>(b.length + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, before[j - 2]! + 1);
-      }
-      current[j] = value;
-      if (value < rowMin) rowMin = value;
-    }
-    if (rowMin > max) return max + 1;
-    [before, previous, current] = [previous, current, before];
-  }
-  return previous[b.length]!;
 }

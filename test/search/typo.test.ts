@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { allowedEdits, editDistance, TypoCorrector } from "../../src/search/typo.ts";
+import { allowedEdits, TypoCorrector } from "../../src/search/typo.ts";
+import { editDistance } from "../../src/tool/closest-names.ts";
 
 describe("editDistance", () => {
   const cases: [string, string, number][] = [
