@@ -18,9 +18,3 @@ export function classifyToolError(error: unknown): string {
   }
   return typeof error === "string" ? "StringError" : "UnknownError";
 }
-
-/** The message of anything thrown, without a stack trace. */
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
-}

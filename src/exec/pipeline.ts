@@ -8,7 +8,8 @@ import { auditableInput, digestInput } from "../audit/log.ts";
 import type { ContentBlock } from "../tool/messages.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../tool/types.ts";
 import type { ToolPool } from "../pool/tool-pool.ts";
-import { classifyToolError, messageOf, toolUseError } from "./errors.ts";
+import { errorMessage } from "../tool/errors.ts";
+import { classifyToolError, toolUseError } from "./errors.ts";
 import type { HooksConfig } from "./hooks/config.ts";
 import type { HookOutcome } from "./hooks/outcome.ts";
 import { type HookInvocation, NO_HOOKS, runAllHooks } from "./hooks/runner.ts";
@@ -65,7 +66,7 @@ export async function executeToolCall(
       decision: "deny",
       content: [{
         type: "text",
-        text: toolUseError(`Internal error while handling ${call.name}: ${messageOf(error)}`),
+        text: toolUseError(`Internal error while handling ${call.name}: ${errorMessage(error)}`),
       }],
       errorClass: classifyToolError(error),
       auditOutcome: "error",
@@ -271,7 +272,12 @@ async function runTool(
     return stopped ? { ok: true, result, stopped } : { ok: true, result };
   } catch (error) {
     if (stopped) return { ok: false, interrupted: stopped.interrupted, message: stopped.message };
-    return { ok: false, interrupted: false, message: messageOf(error), errorClass: classifyToolError(error) };
+    return {
+      ok: false,
+      interrupted: false,
+      message: errorMessage(error),
+      errorClass: classifyToolError(error),
+    };
   } finally {
     clearTimeout(timer);
     clearTimeout(grace);
@@ -397,7 +403,7 @@ async function enrich(
     } catch (error) {
       audit(deps, subject.ctx, call, subject.tool, undefined, {
         kind: "notice",
-        detail: `result enricher failed: ${messageOf(error)}`,
+        detail: `result enricher failed: ${errorMessage(error)}`,
       });
       return [];
     }
