@@ -6,7 +6,7 @@ import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import { type CallFacts, factsOf } from "./facts.ts";
 import { ACCEPT_EDITS_COMMANDS, EDIT_TOOLS, isProtectedPath } from "./modes.ts";
-import { isInside } from "./path-glob.ts";
+import { isInside } from "../tool/paths.ts";
 import type { Policy } from "./policy.ts";
 import type { Decision, DecisionRequest, Effect, MatchedRule, PathAccess } from "./types.ts";
 

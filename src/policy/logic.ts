@@ -10,7 +10,8 @@
  * - `{"host": [url]}`: the lower-case hostname of a URL, null when it is not one.
  */
 import { LogicEngine } from "json-logic-engine";
-import { compileGlob, isInside } from "./path-glob.ts";
+import { isInside } from "../tool/paths.ts";
+import { compileGlob } from "./path-glob.ts";
 import type { JsonPath } from "./json-position.ts";
 
 export type Condition = (facts: unknown) => boolean;

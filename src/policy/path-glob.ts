@@ -73,10 +73,3 @@ export function compileGlob(glob: string): RegExp {
   }
   return new RegExp(`^${source}(?:/.*)?$`);
 }
-
-/** Is `path` equal to `dir` or inside it? Both absolute and normalised. */
-export function isInside(path: string, dir: string): boolean {
-  if (path === dir) return true;
-  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
-  return path.startsWith(prefix);
-}

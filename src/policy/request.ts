@@ -2,13 +2,12 @@
  * Builds the one request `decide` reads. `toolrt check`, the pipeline, `serve`, `hook` and the agent
  * all go through `buildRequest`, so the same call gets the same facts wherever it comes from.
  */
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import type { BashAnalysis } from "../bash/types.ts";
 import type { AnyTool, PermissionMode, PermissionResult, ToolContext } from "../tool/types.ts";
 import { EDIT_TOOLS, READ_TOOLS } from "./modes.ts";
-import { isInside } from "./path-glob.ts";
+import { isInside, realPathOfNearestExisting } from "../tool/paths.ts";
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
 
 export interface CallDescription {
@@ -37,7 +36,7 @@ export function buildRequest(
   options: RequestOptions = {},
 ): DecisionRequest {
   const home = call.home ?? homedir();
-  const realpath = options.realpath ?? realTarget;
+  const realpath = options.realpath ?? realPathOfNearestExisting;
   const cwd = resolve(call.cwd);
   // A workspace reached through a symlink is not a symlinked file: judge targets relative to it.
   const realCwd = realpath(cwd) ?? cwd;
@@ -119,16 +118,4 @@ function pathsFromInput(tool: string, input: unknown): string[] {
 function absolute(path: string, cwd: string, home: string): string {
   if (path === "~" || path.startsWith("~/")) return join(home, path.slice(1));
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
-}
-
-/** The real path, also for files that do not exist yet (through their nearest existing parent). */
-function realTarget(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    const parent = dirname(path);
-    if (parent === path) return undefined;
-    const real = realTarget(parent);
-    return real === undefined ? undefined : join(real, basename(path));
-  }
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { writeJsonAtomically } from "./json-file.ts";
-import { isInside } from "./path-glob.ts";
+import { isInside } from "../tool/paths.ts";
 
 export function trustFile(stateDir: string): string {
   return join(stateDir, "trust.json");

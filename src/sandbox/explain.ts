@@ -4,7 +4,7 @@
  */
 import { join, resolve } from "node:path";
 import type { Denial } from "./proxy.ts";
-import { isWithin } from "./paths.ts";
+import { isInside } from "../tool/paths.ts";
 import type { SandboxProfile } from "./profile.ts";
 
 export interface FailureInfo {
@@ -42,16 +42,16 @@ function whyNotWritable(path: string, profile: SandboxProfile): string | null {
   for (const root of profile.writableRoots) {
     for (const entry of profile.protectedEntries) {
       const protectedPath = join(root, entry.path);
-      if (path === protectedPath || isWithin(path, protectedPath)) {
+      if (path === protectedPath || isInside(path, protectedPath)) {
         return `${protectedPath} is a protected path (shell startup files, git hooks and config, editor ` +
           `and agent settings stay read-only in every sandbox). Ask the user to make this change ` +
           `themselves, outside the sandbox.`;
       }
     }
   }
-  const denied = profile.denyWrite.find((d) => isWithin(path, d));
+  const denied = profile.denyWrite.find((d) => isInside(path, d));
   if (denied) return `${denied} is in the sandbox's denyWrite list. Ask the user whether it may be changed.`;
-  if (!profile.writableRoots.some((r) => isWithin(path, r))) {
+  if (!profile.writableRoots.some((r) => isInside(path, r))) {
     return `${path} is outside the writable directories (${
       profile.writableRoots.join(", ")
     }, and $TMPDIR). ` +
@@ -78,7 +78,7 @@ export function explainSandboxFailure(failure: FailureInfo, profile: SandboxProf
   for (const line of failure.output.split("\n")) {
     if (WRITE_DENIED.test(line) || ACCESS_DENIED.test(line)) {
       for (const path of pathsIn(line, failure.cwd)) {
-        const readDenied = profile.denyRead.find((d) => isWithin(path, d));
+        const readDenied = profile.denyRead.find((d) => isInside(path, d));
         if (readDenied && !WRITE_DENIED.test(line)) {
           findings.push(
             `${readDenied} is hidden by the sandbox (denyRead). Do not try to read it another way.`,

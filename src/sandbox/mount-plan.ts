@@ -8,7 +8,7 @@
  */
 import { dirname, join, relative } from "node:path";
 import type { EntryKind } from "./paths.ts";
-import { isWithin } from "./paths.ts";
+import { isInside } from "../tool/paths.ts";
 import type { SandboxProfile } from "./profile.ts";
 import { nestedGitEntries, type ProtectedEntry } from "./protected.ts";
 import type { ScanResult } from "./scan.ts";
@@ -53,7 +53,7 @@ export function planMounts(
   const refusals: string[] = [...profile.problems];
   const pinned = new Set<string>();
   const pin = (root: string, path: string) => {
-    for (let dir = dirname(path); dir !== root && isWithin(dir, root); dir = dirname(dir)) {
+    for (let dir = dirname(path); dir !== root && isInside(dir, root); dir = dirname(dir)) {
       if (!pinned.has(dir)) mounts.push({ op: "bind", path: dir, why: "pinned: holds a protected path" });
       pinned.add(dir);
     }
@@ -74,7 +74,7 @@ export function planMounts(
   for (const path of profile.denyRead) {
     const kind = fs.kind(path);
     if (kind === "missing") continue;
-    const root = profile.writableRoots.find((r) => isWithin(path, r));
+    const root = profile.writableRoots.find((r) => isInside(path, r));
     if (root && root !== path) pin(root, path);
     mounts.push({ op: kind === "dir" ? "mask-dir" : "mask-file", path, why: "denyRead" });
   }
@@ -102,14 +102,14 @@ function protections(profile: SandboxProfile, scan: ScanResult, fs: FsView): Pro
       if (entry.insideGitDir && !gitIsDir) continue;
       list.push({ root, entry, why: "protected path" });
     }
-    for (const gitDir of scan.nestedGitDirs.filter((d) => isWithin(d, root))) {
+    for (const gitDir of scan.nestedGitDirs.filter((d) => isInside(d, root))) {
       for (const entry of nestedGitEntries(relative(root, gitDir))) {
         list.push({ root, entry, why: "protected path (nested repository)" });
       }
     }
   }
   for (const path of profile.denyWrite) {
-    const root = profile.writableRoots.find((r) => isWithin(path, r));
+    const root = profile.writableRoots.find((r) => isInside(path, r));
     if (!root) continue; // outside every writable root: read-only already
     if (root === path) {
       list.push({
@@ -156,7 +156,7 @@ function protect(
 }
 
 function coveredByReadOnly(path: string, mounts: MountOp[]): boolean {
-  return mounts.some((m) => m.op !== "bind" && m.path !== path && isWithin(path, m.path));
+  return mounts.some((m) => m.op !== "bind" && m.path !== path && isInside(path, m.path));
 }
 
 const depth = (path: string) => path.split("/").length;

@@ -3,7 +3,7 @@
  * symbolic links so a mount lands on the directory a write would really reach.
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 
 /** `~` and `~/x` against `home`, relative paths against `base`; `..` and `.` are folded. Pure. */
 export function expandPath(path: string, context: { home: string; base: string }): string {
@@ -51,11 +51,6 @@ export function resolveReal(path: string): string | null {
     current = join(resolve(dirname(first), target), ...missing.slice(1));
   }
   return null;
-}
-
-/** True when `path` is `root` or lies below it (both absolute, normalized). */
-export function isWithin(path: string, root: string): boolean {
-  return path === root || path.startsWith(root === sep ? root : root + sep);
 }
 
 export type EntryKind = "missing" | "file" | "dir" | "symlink" | "other";

@@ -4,7 +4,8 @@
  */
 import { homedir } from "node:os";
 import { DEFAULT_SECRET_ENV_PATTERNS } from "./env.ts";
-import { expandPath, isWithin, resolveReal } from "./paths.ts";
+import { isInside } from "../tool/paths.ts";
+import { expandPath, resolveReal } from "./paths.ts";
 import { MANDATORY_PROTECTED, type ProtectedEntry } from "./protected.ts";
 
 /** What policy or the command line asks for. Paths may be relative (to the workspace) or use `~`. */
@@ -65,7 +66,7 @@ export function buildSandboxProfile(
   const root = workspaceReal ?? expandPath(workspace, { home, base: process.cwd() });
   const writable = [root, ...resolveAll(settings.allowWrite, "allowWrite")];
   const writableRoots = writable.filter((p, i) =>
-    writable.findIndex((q) => q === p) === i && !writable.some((q) => q !== p && isWithin(p, q))
+    writable.findIndex((q) => q === p) === i && !writable.some((q) => q !== p && isInside(p, q))
   );
   return {
     workspace: root,

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { entryKind, expandPath, isWithin, resolveReal } from "../../src/sandbox/paths.ts";
+import { entryKind, expandPath, resolveReal } from "../../src/sandbox/paths.ts";
+import { isInside as isWithin } from "../../src/tool/paths.ts";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-paths-")));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
