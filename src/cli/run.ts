@@ -90,6 +90,7 @@ function toJson(outcome: CallOutcome) {
     is_error: outcome.isError,
     content: outcome.content,
     decision: outcome.decision,
+    ...(outcome.structuredContent !== undefined ? { structured_content: outcome.structuredContent } : {}),
     ...(outcome.persistedPath ? { persisted_path: outcome.persistedPath } : {}),
   };
 }

@@ -70,11 +70,18 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/**
- * Loads the policy and the enabled plugins, and connects every MCP server (each bounded by its own
- * timeout), plugins' servers included.
- */
-export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
+export interface RuntimeOptions {
+  /**
+   * "wait" (default): MCP servers connect before the runtime is returned, each bounded by its own
+   * timeout, so a one-shot command sees their tools. "background": they connect while the runtime
+   * is already in use, each one's tools joining the pools as it connects (`toolrt serve`, which
+   * must answer its client at once).
+   */
+  mcpStartup?: "wait" | "background";
+}
+
+/** Loads the policy and the enabled plugins, and starts every MCP server, plugins' servers included. */
+export async function openRuntime(globals: GlobalOptions, options: RuntimeOptions = {}): Promise<Runtime> {
   const loaded = loadForCli(globals);
   const { plugins, skills, pluginTools } = openPlugins(globals, loaded);
   const mcp = openMcp(
@@ -85,7 +92,8 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
     })),
   );
   // The Bash parser loads on the first analysis (the pipeline analyses before it decides).
-  await mcp.connectAll();
+  if (options.mcpStartup === "background") mcp.startAll();
+  else await mcp.connectAll();
   const sandbox = runtimeSandbox(globals, loaded);
   const baseTools = getAllBaseTools({ wrapLaunch: sandbox });
   // "Always allow" answers become session rules, shared by every session of this runtime.
@@ -130,6 +138,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
         : undefined;
       return createSession({
         ...(discovery ? { discovery } : {}),
+        unavailable: (name) => mcp.unavailableReason(name),
         pool,
         policy: (request) => rulesPolicy(rules, denials)(request),
         analyze: analyzeShellCommand,
@@ -195,9 +204,9 @@ export function openPlugins(globals: GlobalOptions, loaded: LoadResult) {
 export async function openDefaultSession(
   globals: GlobalOptions,
   invokedBy: InvokedBy,
-  options: PoolOptions = {},
+  options: PoolOptions & RuntimeOptions = {},
 ): Promise<RuntimePool & { session: RuntimeSession; runtime: Runtime; close(): Promise<void> }> {
-  const runtime = await openRuntime(globals);
+  const runtime = await openRuntime(globals, options);
   const { pool, discovered } = runtime.makePool(runtime.baseTools, options);
   const session = runtime.openSession(pool, invokedBy);
   return {

@@ -17,7 +17,15 @@ export type LookupResult =
   | { ok: true; tool: AnyTool; notice?: string }
   | { ok: false; message: string };
 
-export function lookupTool(pool: AssembledPool, name: string, gate?: DiscoveryGate): LookupResult {
+/** Why a tool that is not in the pool cannot be called now (its MCP server is still connecting, say). */
+export type UnavailableReason = (name: string) => string | undefined;
+
+export function lookupTool(
+  pool: AssembledPool,
+  name: string,
+  gate?: DiscoveryGate,
+  unavailable?: UnavailableReason,
+): LookupResult {
   if (gate) {
     const callable = gate.discovered.resolve(name, (n) => pool.byName.get(n), gate.isDeferred);
     if (!callable.ok && gate.discovered.has(name)) return { ok: false, message: callable.message };
@@ -35,6 +43,8 @@ export function lookupTool(pool: AssembledPool, name: string, gate?: DiscoveryGa
   if (hidden) {
     return { ok: false, message: `Error: ${name} is not available in this session: ${hidden.reason}.` };
   }
+  const why = unavailable?.(name);
+  if (why) return { ok: false, message: `Error: ${name} cannot be called now: ${why}.` };
   const close = closestNames(name, [...pool.byName.keys()], 3);
   const hint = close.length ? ` Did you mean ${close.join(", ")}?` : "";
   return { ok: false, message: `Error: No such tool available: ${name}.${hint}` };

@@ -93,9 +93,17 @@ export async function decidePermission(
 }
 
 /** An ask with nobody to answer it: denied, saying what would allow it. */
-function nonInteractiveDenial(reason: string, suggestions: string[]): string {
+function nonInteractiveDenial(reason: string, suggestions: readonly string[]): string {
+  return explainedDenial("nobody can answer", reason, suggestions);
+}
+
+/**
+ * The denial of an ask that got no "yes" — nobody could answer, or whoever was asked declined —
+ * in words the model can act on: what happened, why it asked, and the rule that would allow it.
+ */
+export function explainedDenial(what: string, reason: string, suggestions: readonly string[]): string {
   const allow = suggestions.length
     ? ` To allow it, add an allow rule such as ${suggestions.map((s) => `\`${s}\``).join(" or ")}.`
     : " To allow it, add an allow rule for it.";
-  return `Permission needed and nobody can answer: ${reason}.${allow}`;
+  return `Permission needed and ${what}: ${reason}.${allow}`;
 }

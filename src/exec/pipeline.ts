@@ -13,7 +13,7 @@ import { classifyToolError, toolUseError } from "./errors.ts";
 import type { HooksConfig } from "./hooks/config.ts";
 import type { HookOutcome } from "./hooks/outcome.ts";
 import { type HookInvocation, NO_HOOKS, runAllHooks } from "./hooks/runner.ts";
-import { type DiscoveryGate, lookupTool } from "./lookup.ts";
+import { type DiscoveryGate, lookupTool, type UnavailableReason } from "./lookup.ts";
 import { decidePermission, type PermissionOutcome, type Policy } from "./permission.ts";
 import { shapeResult } from "./shape.ts";
 import type { CallOutcome, ExecuteOptions, ToolCall } from "./types.ts";
@@ -42,6 +42,8 @@ export interface PipelineDeps {
   enrichers?: ResultEnricher[];
   /** Model-driven sessions: deferred tools must be discovered before they are called. */
   discovery?: DiscoveryGate;
+  /** Explains an unknown name whose source is not available now (an MCP server still connecting). */
+  unavailable?: UnavailableReason;
 }
 
 export type ResultEnricher = (
@@ -82,7 +84,7 @@ async function runStages(
   stage: Stage,
 ): Promise<CallOutcome> {
   // 1. lookup
-  const found = lookupTool(deps.pool.current, call.name, deps.discovery);
+  const found = lookupTool(deps.pool.current, call.name, deps.discovery, deps.unavailable);
   if (!found.ok) return refuse(call, deps, ctx, stage, found.message, "deny");
   const tool = found.tool;
   stage.tool = tool;
@@ -340,11 +342,19 @@ function finish(
     decision: done.decision,
     ...(done.persistedPath ? { persistedPath: done.persistedPath } : {}),
     ...(done.output !== undefined ? { output: done.output } : {}),
+    ...structuredContentOf(stage.tool, done.output),
     ...(done.newMessages ? { newMessages: done.newMessages } : {}),
     ...(done.contextModifier ? { contextModifier: done.contextModifier } : {}),
     ...(done.stopReason !== undefined ? { stopReason: done.stopReason } : {}),
     durationMs,
   };
+}
+
+/** The tool's structured result of a call that ran, when the tool gives one. */
+function structuredContentOf(tool: AnyTool | undefined, output: unknown): { structuredContent?: unknown } {
+  if (output === undefined || !tool?.structuredContent) return {};
+  const structured = tool.structuredContent(output);
+  return structured === undefined ? {} : { structuredContent: structured };
 }
 
 function decisionFields(permission: PermissionOutcome) {

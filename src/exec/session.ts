@@ -10,7 +10,7 @@ import { createToolContext } from "../tool/context.ts";
 import type { AnyTool, InvokedBy, PermissionMode, ToolContext } from "../tool/types.ts";
 import { isCallConcurrencySafe, maxToolConcurrency } from "./concurrency.ts";
 import type { HooksConfig } from "./hooks/config.ts";
-import type { DiscoveryGate } from "./lookup.ts";
+import type { DiscoveryGate, UnavailableReason } from "./lookup.ts";
 import { partitionToolCalls, runPartitioned } from "./partition.ts";
 import { taskRegistryFor } from "./processes/task-registry.ts";
 import type { Policy } from "./permission.ts";
@@ -37,6 +37,8 @@ export interface SessionOptions {
   callTimeoutMs?: number;
   enrichers?: ResultEnricher[];
   discovery?: DiscoveryGate;
+  /** Why a tool missing from the pool cannot be called now (its MCP server is not connected). */
+  unavailable?: UnavailableReason;
   agent?: ToolContext["agent"];
   /** Called by `close()`: stop MCP clients, language servers, background tasks. */
   onClose?: () => Promise<void>;
@@ -73,6 +75,7 @@ export function createSession(options: SessionOptions): RuntimeSession {
     callTimeoutMs: options.callTimeoutMs,
     enrichers: options.enrichers,
     discovery: options.discovery,
+    unavailable: options.unavailable,
   };
 
   const execute = async (call: ToolCall, executeOptions?: ExecuteOptions) => {

@@ -46,6 +46,8 @@ export interface CallOutcome {
   persistedPath?: string;
   /** The tool's structured output, when it ran. */
   output?: unknown;
+  /** The structured result for clients that take one (MCP `structuredContent`), when the tool gives one. */
+  structuredContent?: unknown;
   newMessages?: Message[];
   /** Applied by the session to the context of the calls that follow. */
   contextModifier?: (ctx: ToolContext) => ToolContext;

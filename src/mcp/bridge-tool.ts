@@ -30,6 +30,7 @@ export function buildMcpBridgeTool(
   return buildMcpDefinitionTool<McpToolOutput>(server, definition, call, {
     alwaysLoad: options.alwaysLoad === true,
     toContent: (output) => output.content,
+    structuredContent: (output) => output.structuredContent,
     renderResult: (output) =>
       output.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("\n"),
   });

@@ -11,6 +11,8 @@ const common = {
   alwaysLoad: z.boolean().optional(),
   /** Keep the server configured but do not start it. */
   disabled: z.boolean().optional(),
+  /** How long connecting (initialize and the tool list) may take; default `$MCP_TIMEOUT` or 30 s. */
+  connectTimeoutMs: z.number().int().positive().optional(),
 };
 
 const StdioServer = z.strictObject({

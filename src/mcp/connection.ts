@@ -38,7 +38,7 @@ export type ConnectionStatus = "pending" | "connected" | "failed" | "needs-auth"
 
 type State =
   /** `settled` is undefined until the first attempt starts; `attempt` 0 is the first connect. */
-  | { status: "pending"; attempt: number; settled?: Promise<void> }
+  | { status: "pending"; attempt: number; since: number; settled?: Promise<void> }
   | { status: "connected"; client: Client; opened: OpenedTransport }
   | { status: "failed"; error: string }
   | { status: "needs-auth"; error: string }
@@ -87,11 +87,14 @@ export class McpConnection {
   readonly #config: McpServerConfig;
   readonly #options: ConnectionOptions;
   readonly #events: ConnectionEvents;
+  readonly #connectTimeoutMs: number;
   #state: State;
   #tools: McpToolDefinition[] = [];
   #problems: string[] = [];
   #closed = false;
   #reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The client of the attempt in progress, if any. */
+  #connecting: Client | undefined;
 
   constructor(
     name: string,
@@ -104,9 +107,10 @@ export class McpConnection {
     this.#config = config;
     this.#options = options;
     this.#events = events;
+    this.#connectTimeoutMs = config.connectTimeoutMs ?? options.connectTimeoutMs;
     this.#state = disabledReason
       ? { status: "disabled", reason: disabledReason }
-      : { status: "pending", attempt: 0 };
+      : { status: "pending", attempt: 0, since: Date.now() };
   }
 
   get status(): ConnectionStatus {
@@ -139,6 +143,32 @@ export class McpConnection {
   }
 
   /**
+   * Why a tool of this server cannot be called now, when the server is not connected: still
+   * connecting, failed, waiting for authorization, or never started. For the error a call of one
+   * of its tools gets when the tool is not in the pool.
+   */
+  unavailableReason(now = Date.now()): string | undefined {
+    const state = this.#state;
+    const server = `MCP server ${this.name}`;
+    switch (state.status) {
+      case "connected":
+        return undefined;
+      case "pending": {
+        if (state.attempt > 0) return `${server} lost its connection and is reconnecting (attempt ${state.attempt})`;
+        const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+        return `${server} is still connecting (for ${seconds(now - state.since)}; ` +
+          `it gives up after ${seconds(this.#connectTimeoutMs)}). Try again shortly`;
+      }
+      case "failed":
+        return `${server} failed: ${state.error}`;
+      case "needs-auth":
+        return `${server} needs authorization: ${state.error}`;
+      case "disabled":
+        return `${server} is not started: ${state.reason}`;
+    }
+  }
+
+  /**
    * Connects unless connected or connecting: concurrent callers share one attempt, and a failed
    * server is tried afresh. Resolves when the machine has left "pending", following reconnects.
    */
@@ -151,6 +181,9 @@ export class McpConnection {
     }
     for (let current = this.#state; current.status === "pending"; current = this.#state) {
       await current.settled;
+      // An attempt always leaves "pending" or starts the next one; if neither happened, waiting
+      // again on a settled promise would spin without ever yielding to timers or I/O.
+      if (this.#state === current) return;
     }
   }
 
@@ -158,8 +191,10 @@ export class McpConnection {
     this.#closed = true;
     clearTimeout(this.#reconnectTimer);
     const state = this.#state;
-    if (state.status === "connected") await state.client.close().catch(() => {});
     if (state.status !== "disabled") this.#state = { status: "failed", error: "closed" };
+    // A server still connecting is stopped too, not left to finish (or time out) on its own.
+    const clients = [this.#connecting, state.status === "connected" ? state.client : undefined];
+    await Promise.all(clients.map((client) => client?.close().catch(() => {})));
   }
 
   /** Calls a tool; every failure becomes an is_error result the model can act on. */
@@ -213,7 +248,8 @@ export class McpConnection {
   /** Enters "pending" and runs one attempt once `after` resolves (now, or after a backoff delay). */
   #startAttempt(attempt: number, after: Promise<void>): void {
     const settled = after.then(() => this.#runAttempt(attempt));
-    this.#state = { status: "pending", attempt, settled };
+    const since = this.#state.status === "pending" ? this.#state.since : Date.now();
+    this.#state = { status: "pending", attempt, since, settled };
   }
 
   async #runAttempt(attempt: number): Promise<void> {
@@ -229,21 +265,32 @@ export class McpConnection {
   async #attempt(): Promise<{ client: Client; opened: OpenedTransport; tools: McpToolDefinition[] }> {
     const opened = openTransport(this.#config, this.#options.workspace);
     const client = new Client({ name: "toolrt", version: packageJson.version }, { capabilities: {} });
-    // A malformed message is reported and skipped; the SDK keeps reading after it.
-    client.onerror = (error) => this.#note(`transport: ${errorMessage(error)}`);
-    const timeoutMs = this.#options.connectTimeoutMs;
+    // While connecting, what the transport reports is part of the attempt's outcome: a failed
+    // attempt is told once, by its reason. Once connected, a malformed message is reported and
+    // skipped (the SDK keeps reading after it).
+    const early: string[] = [];
+    client.onerror = (error) => void early.push(`transport: ${errorMessage(error)}`);
+    const timeoutMs = this.#connectTimeoutMs;
+    this.#connecting = client;
     try {
-      await withTimeout(
-        client.connect(opened.transport, { timeout: timeoutMs }),
+      const tools = await withTimeout(
+        (async () => {
+          await client.connect(opened.transport, { timeout: timeoutMs });
+          return await this.#listTools(client);
+        })(),
         timeoutMs,
         `did not finish connecting within ${timeoutMs} ms`,
       );
-      const tools = await this.#listTools(client);
+      for (const problem of early) this.#note(problem);
+      client.onerror = (error) => this.#note(`transport: ${errorMessage(error)}`);
       return { client, opened, tools };
     } catch (error) {
+      client.onerror = undefined;
       await client.close().catch(() => {});
       const stderr = opened.stderrTail();
       throw new Error(`${errorMessage(error)}${stderr ? `\nstderr: ${stderr}` : ""}`, { cause: error });
+    } finally {
+      this.#connecting = undefined;
     }
   }
 
@@ -387,7 +434,7 @@ export class McpConnection {
   /** Lists tools page by page, skipping (and reporting) the ones that are not valid definitions. */
   async #listTools(client: Client): Promise<McpToolDefinition[]> {
     if (!client.getServerCapabilities()?.tools) return [];
-    const options = { timeout: this.#options.connectTimeoutMs };
+    const options = { timeout: this.#connectTimeoutMs };
     const raw = await allPages(async (params) => {
       const page = await client.request({ method: "tools/list", params }, LenientToolList, options);
       return [page.tools, page.nextCursor];
@@ -397,11 +444,13 @@ export class McpConnection {
     for (const candidate of raw) {
       const parsed = ToolSchema.safeParse(candidate);
       if (parsed.success) {
-        const { name, description, inputSchema, annotations } = parsed.data;
+        const { name, title, description, inputSchema, outputSchema, annotations } = parsed.data;
         valid.push({
           name,
           inputSchema,
+          ...(title ? { title } : {}),
           ...(description ? { description } : {}),
+          ...(outputSchema ? { outputSchema } : {}),
           ...(annotations ? { annotations } : {}),
         });
         continue;

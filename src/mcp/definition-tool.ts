@@ -21,8 +21,12 @@ export interface McpToolAnnotations {
 
 export interface McpToolDefinition {
   name: string;
+  /** A name for people (the tool's `title`, else its annotations' `title`). */
+  title?: string;
   description?: string;
   inputSchema: JsonSchema;
+  /** The JSON Schema of the tool's `structuredContent`. */
+  outputSchema?: JsonSchema;
   annotations?: McpToolAnnotations;
 }
 
@@ -35,6 +39,8 @@ export interface McpToolOptions<Output> {
   toContent?: (output: Output) => ContentBlock[];
   /** How a person sees the output. */
   renderResult?: (output: Output) => string;
+  /** The call's structured result (`structuredContent`), for clients that take one. */
+  structuredContent?: (output: Output) => unknown;
 }
 
 /** Characters outside `[A-Za-z0-9_-]` become `_`, as model APIs require of tool names. */
@@ -58,9 +64,14 @@ export function buildMcpDefinitionTool<Output = unknown>(
   const description = definition.description ?? "";
   const destructive = definition.annotations?.destructiveHint === true;
   const hints = hintsOf(definition.annotations);
+  const title = definition.title ?? definition.annotations?.title;
+  const outputSchema = definition.outputSchema;
   return buildTool<Record<string, unknown>, Output>({
     name: mcpToolName(server, definition.name),
     origin: { kind: "mcp", server, originalName: definition.name, ...(hints ? { hints } : {}) },
+    ...(title ? { title } : {}),
+    ...(outputSchema ? { outputJSONSchema: () => outputSchema } : {}),
+    ...(options.structuredContent ? { structuredContent: options.structuredContent } : {}),
     description,
     prompt: () => description,
     inputSchema: anyObject,

@@ -13,7 +13,7 @@ export interface HttpEndpointOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  /** Requests must carry `Authorization: Bearer <token>`. */
+  /** Requests must carry `Authorization: Bearer <token>`; undefined serves without authentication. */
   token?: string;
   /** A fresh server for each client session. */
   createServer: () => Server | { connect: Server["connect"] };
@@ -34,16 +34,44 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK_HOSTS.has(host) || host.startsWith("127.");
 }
 
+const REALM = 'Bearer realm="toolrt"';
+const TOKEN_ORIGIN = "the token `toolrt serve` was started with (--token or $TOOLRT_SERVE_TOKEN)";
+
+/**
+ * The 401 for a request without the right bearer token, saying what is missing (RFC 6750: no error
+ * code when no credentials came, `invalid_request` for another scheme, `invalid_token` for a
+ * wrong token); undefined when the token is right.
+ */
+function authRefusal(request: Request, expected: Buffer): Response | undefined {
+  const header = request.headers.get("authorization")?.trim() ?? "";
+  const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  if (bearer !== undefined) {
+    const given = Buffer.from(bearer);
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return undefined;
+  }
+  const [error, message] = header === ""
+    ? [undefined, `a bearer token is required: send the header 'Authorization: Bearer <token>' with ${TOKEN_ORIGIN}`]
+    : bearer === undefined
+    ? ["invalid_request", `the Authorization header must be 'Bearer <token>' with ${TOKEN_ORIGIN}`]
+    : ["invalid_token", `the bearer token is not the one this server accepts: use ${TOKEN_ORIGIN}`];
+  const challenge = error
+    ? `${REALM}, error="${error}", error_description="${message.replace(/["\\]/g, "'")}"`
+    : REALM;
+  return new Response(`${message}\n`, {
+    status: 401,
+    headers: { "www-authenticate": challenge, "content-type": "text/plain; charset=utf-8" },
+  });
+}
+
 export function startHttpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  const expected = options.token ? Buffer.from(`Bearer ${options.token}`) : undefined;
+  if (options.token !== undefined && options.token.trim() === "") {
+    throw new Error("an empty bearer token would let anyone in; give a token, or none at all to serve without one");
+  }
+  const expected = options.token === undefined ? undefined : Buffer.from(options.token);
   const loopback = isLoopback(options.host);
 
-  const authorized = (request: Request) => {
-    if (!expected) return true;
-    const given = Buffer.from(request.headers.get("authorization") ?? "");
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
+  const refusal = (request: Request) => (expected ? authRefusal(request, expected) : undefined);
 
   const server = Bun.serve({
     hostname: options.host,
@@ -55,9 +83,8 @@ export function startHttpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       if (url.pathname !== MCP_PATH) {
         return new Response("not found; the MCP endpoint is /mcp", { status: 404 });
       }
-      if (!authorized(request)) {
-        return new Response("unauthorized", { status: 401, headers: { "www-authenticate": "Bearer" } });
-      }
+      const refused = refusal(request);
+      if (refused) return refused;
       if (loopback && !LOOPBACK_HOSTS.has(url.hostname)) {
         return new Response("forbidden host", { status: 403 });
       }

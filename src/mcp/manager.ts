@@ -13,6 +13,7 @@ import { describeServerConfig, expandServerConfig, type McpTransportType } from 
 import type { McpScope, McpServerEntry } from "./config-sources.ts";
 import { type ConnectionOptions, type ConnectionSnapshot, McpConnection } from "./connection.ts";
 import { maxMcpOutputTokens } from "./content.ts";
+import { normalizeNamePart } from "./definition-tool.ts";
 
 export interface McpServerStatus extends ConnectionSnapshot {
   scope: McpScope;
@@ -74,6 +75,31 @@ export class McpManager implements McpResourceSource {
   async connectAll(): Promise<McpServerStatus[]> {
     await Promise.all([...this.#connections.values()].map((c) => c.connect()));
     return this.statuses();
+  }
+
+  /**
+   * Starts connecting every enabled server without waiting: each one's tools reach the pool when
+   * it connects (the pool's change listeners hear of it), a failure reaches `statuses()`.
+   */
+  startAll(): void {
+    void this.connectAll();
+  }
+
+  /**
+   * Why `mcp__<server>__<tool>` is not in the pool when its server is configured but not connected
+   * (still connecting, failed, needs authorization, disabled); undefined for any other name.
+   */
+  unavailableReason(toolName: string): string | undefined {
+    let owner: McpConnection | undefined;
+    let longest = -1;
+    for (const connection of this.#connections.values()) {
+      const prefix = `mcp__${normalizeNamePart(connection.name)}__`;
+      if (toolName.startsWith(prefix) && prefix.length > longest) {
+        owner = connection;
+        longest = prefix.length;
+      }
+    }
+    return owner?.unavailableReason();
   }
 
   connection(server: string): McpConnection | undefined {

@@ -1,34 +1,63 @@
 /**
  * `toolrt serve`: the session's pool as an MCP server. Every call goes through
  * `session.execute` — the same pipeline, policy, sandbox and audit as a local call; a request
- * arriving over the wire is never consent by itself. An "ask" becomes an MCP elicitation when the
- * client supports it; otherwise no asker is given and the pipeline denies, saying which rule
- * would allow the call.
+ * arriving over the wire is never consent by itself. An "ask" becomes an MCP elicitation, sent
+ * with the call it belongs to (over Streamable HTTP: on that call's response stream), when the
+ * client supports it; otherwise, or when nobody answers yes, the call is denied with the reason
+ * and the rule that would allow it.
  */
 import { randomUUID } from "node:crypto";
+import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
   type ContentBlock as McpContent,
+  type ElicitResult,
   ListToolsRequestSchema,
+  type RequestId,
   type Tool as McpTool,
   type ToolAnnotations,
 } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../../package.json" with { type: "json" };
-import type { AskAnswer, Asker, Session } from "../exec/types.ts";
+import { explainedDenial } from "../exec/permission.ts";
+import type { AskAnswer, Asker, AskRequest, Session } from "../exec/types.ts";
 import { type AssembledPool, isDeferredIn } from "../pool/assemble.ts";
 import { toolLevelAnswers } from "../pool/describe.ts";
+import { errorMessage } from "../tool/errors.ts";
 import type { ContentBlock } from "../tool/messages.ts";
 import type { AnyTool } from "../tool/types.ts";
 import { startHttpEndpoint } from "./http-endpoint.ts";
+import { watchParent } from "./lifecycle.ts";
 
 /** The tool that finds deferred tools; while it is in the pool, deferred tools are listed once found. */
 const TOOL_SEARCH_NAME = "ToolSearch";
 
+/**
+ * How deferred tools reach a client. "search": listed once the client has found them with
+ * ToolSearch, and callable by their exact name before that. "list": every tool is listed, for
+ * clients that only call what `tools/list` shows. Either way each call goes through policy.
+ */
+export type DeferredToolsMode = "search" | "list";
+export const DEFERRED_TOOLS_MODES: readonly DeferredToolsMode[] = ["search", "list"];
+
+export interface ServeOptions {
+  deferredTools?: DeferredToolsMode;
+  /** How long a person has to answer an elicitation before the call is denied. */
+  askTimeoutMs?: number;
+  /**
+   * Awaited before answering `tools/list` (default: nothing, the answer is what is connected now).
+   * The CLI's `--wait-for-servers` bounds a wait for servers still connecting, for one-shot clients
+   * that list once and never hear list_changed.
+   */
+  beforeListingTools?: () => Promise<void>;
+}
+
+const DEFAULT_ASK_TIMEOUT_MS = 10 * 60 * 1000;
+
 /** One MCP server for one client connection (each HTTP session gets its own). */
-export function createServeServer(session: Session): Server {
+export function createServeServer(session: Session, options: ServeOptions = {}): Server {
   const server = new Server(
     { name: "toolrt", version: packageJson.version },
     {
@@ -37,19 +66,25 @@ export function createServeServer(session: Session): Server {
         `use ${TOOL_SEARCH_NAME} (when listed) to find more tools.`,
     },
   );
+  const mode = options.deferredTools ?? "search";
   // Deferred tools this client has found through ToolSearch; listed from then on.
   const discovered = new Set<string>();
   const unsubscribe = session.pool.onChange(() => void server.sendToolListChanged().catch(() => {}));
   server.onclose = unsubscribe;
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: listedTools(session.pool.current, discovered).map(toMcpTool),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await options.beforeListingTools?.();
+    return { tools: listedTools(session.pool.current, discovered, mode).map(toMcpTool) };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const progressToken = request.params._meta?.progressToken;
     let progress = 0;
-    const asker = elicitationAsker(server);
+    const asker = elicitationAsker(server, {
+      relatedRequestId: extra.requestId,
+      signal: extra.signal,
+      timeoutMs: options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
+    });
     const outcome = await session.execute(
       { id: `mcp-${randomUUID()}`, name: request.params.name, input: request.params.arguments ?? {} },
       {
@@ -69,49 +104,62 @@ export function createServeServer(session: Session): Server {
       for (const name of found) discovered.add(name);
       void server.sendToolListChanged().catch(() => {});
     }
-    return { content: outcome.content.map(toMcpContent), isError: outcome.isError };
+    const structured = outcome.structuredContent;
+    return {
+      content: outcome.content.map(toMcpContent),
+      ...(isJsonObject(structured) ? { structuredContent: structured } : {}),
+      isError: outcome.isError,
+    };
   });
   return server;
 }
 
 /**
- * What a client is offered: with ToolSearch in the pool, the loaded tools plus the deferred ones
- * this client has found; without it, everything (a client could not find deferred tools otherwise).
+ * What a client is offered: with ToolSearch in the pool and mode "search", the loaded tools plus
+ * the deferred ones this client has found; otherwise every tool.
  */
-function listedTools(pool: AssembledPool, discovered: ReadonlySet<string>): AnyTool[] {
-  if (!pool.byName.has(TOOL_SEARCH_NAME)) return [...pool.tools];
+function listedTools(pool: AssembledPool, discovered: ReadonlySet<string>, mode: DeferredToolsMode): AnyTool[] {
+  if (mode === "list" || !pool.byName.has(TOOL_SEARCH_NAME)) return [...pool.tools];
   return pool.tools.filter((t) => !isDeferredIn(pool, t) || discovered.has(t.name));
 }
 
 function toMcpTool(tool: AnyTool): McpTool {
   const schema = tool.inputJSONSchema();
+  const outputSchema = tool.outputJSONSchema?.();
   return {
     name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
     description: tool.prompt(),
     inputSchema: { ...schema, type: "object" },
+    ...(outputSchema?.type === "object" ? { outputSchema: outputSchema as McpTool["outputSchema"] } : {}),
     annotations: annotationsOf(tool),
   };
 }
 
 /**
- * Annotations from the contract, fail-closed: a tool not read-only is announced as possibly
- * destructive and open-world unless it is a built-in that edits or reads local files.
+ * Annotations from the contract and the source's own claims. Fail-closed where nothing is known:
+ * a tool neither read-only by the contract nor by its source's hint is announced as possibly
+ * destructive, and open-world unless it is a built-in that edits or reads local files. A source's
+ * hint is passed on as what it is, a hint: it never changes what policy lets through.
  */
-function annotationsOf(tool: AnyTool): ToolAnnotations {
+export function annotationsOf(tool: AnyTool): ToolAnnotations {
   const described = toolLevelAnswers(tool);
+  const hints = tool.origin.hints ?? {};
   const local = tool.origin.kind === "builtin" && ["read", "edit", "orchestration"].includes(tool.category);
+  const readOnly = described.readOnly || (hints.readOnly === true && hints.destructive !== true);
   return {
-    title: tool.name,
-    readOnlyHint: described.readOnly,
-    destructiveHint: !described.readOnly,
-    openWorldHint: !local,
+    title: tool.title ?? tool.name,
+    readOnlyHint: readOnly,
+    destructiveHint: described.destructive || (!readOnly && hints.destructive !== false),
+    ...(hints.idempotent !== undefined ? { idempotentHint: hints.idempotent } : {}),
+    openWorldHint: hints.openWorld ?? !local,
   };
 }
 
 function toMcpContent(block: ContentBlock): McpContent {
   switch (block.type) {
     case "text":
-      return { type: "text", text: block.text };
+      return { type: "text", text: withoutInternalTags(block.text) };
     case "image":
       return { type: "image", data: block.source.data, mimeType: block.source.media_type };
     case "tool_reference":
@@ -119,10 +167,29 @@ function toMcpContent(block: ContentBlock): McpContent {
   }
 }
 
+/**
+ * The pipeline's wrappers for the Anthropic API (`<tool_use_error>`, `<system-reminder>`) mean
+ * nothing to an MCP client: `isError` already says a call failed. The words inside stay.
+ */
+function withoutInternalTags(text: string): string {
+  return text.replace(/<\/?(?:tool_use_error|system-reminder)>\n?/g, "");
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 const DECISIONS = ["allow-once", "allow-always", "deny"] as const;
 
+interface AskContext {
+  /** The tools/call request the question belongs to: over HTTP it travels on that call's stream. */
+  relatedRequestId: RequestId;
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
 /** Asks the client's user through MCP elicitation, when the client announced that capability. */
-function elicitationAsker(server: Server): Asker | undefined {
+function elicitationAsker(server: Server, context: AskContext): Asker | undefined {
   if (server.getClientCapabilities()?.elicitation === undefined) return undefined;
   return async (request) => {
     const lines = [
@@ -134,46 +201,104 @@ function elicitationAsker(server: Server): Asker | undefined {
     const options = request.suggestions.length > 0
       ? DECISIONS
       : DECISIONS.filter((d) => d !== "allow-always");
-    const answer = await server.elicitInput({
-      message: lines.join("\n"),
-      requestedSchema: {
-        type: "object",
-        properties: { decision: { type: "string", title: "Decision", enum: [...options] } },
-        required: ["decision"],
-      },
-    });
-    return answerOf(answer.action, answer.content?.decision, request.suggestions[0]);
+    let answer: ElicitResult;
+    try {
+      answer = await server.elicitInput({
+        mode: "form",
+        message: lines.join("\n"),
+        requestedSchema: {
+          type: "object",
+          properties: { decision: { type: "string", title: "Decision", enum: [...options] } },
+          required: ["decision"],
+        },
+      }, { relatedRequestId: context.relatedRequestId, signal: context.signal, timeout: context.timeoutMs });
+    } catch (error) {
+      return denied(request, `the MCP client could not ask its user (${errorMessage(error)})`);
+    }
+    return answerOf(answer, request);
   };
 }
 
-function answerOf(action: string, decision: unknown, rule: string | undefined): AskAnswer {
-  if (action !== "accept") return { behavior: "deny", message: `the user chose to ${action} the request` };
+function answerOf(answer: ElicitResult, request: AskRequest): AskAnswer {
+  switch (answer.action) {
+    case "decline":
+      return denied(request, "the user declined it");
+    case "cancel":
+      return denied(request, "the user dismissed the question without answering");
+    case "accept":
+      break;
+  }
+  const decision = answer.content?.decision;
   if (decision === "allow-once") return { behavior: "allow-once" };
+  const rule = request.suggestions[0];
   if (decision === "allow-always") return { behavior: "allow-always", ...(rule ? { rule } : {}) };
-  return { behavior: "deny", message: "the user denied the call" };
+  return denied(request, "the user denied it");
 }
 
-/** Serves over stdin/stdout until the client disconnects. */
-export async function serveStdio(session: Session): Promise<void> {
-  const server = createServeServer(session);
-  const closed = new Promise<void>((resolve) => {
-    const previous = server.onclose;
-    server.onclose = () => {
-      previous?.();
-      resolve();
-    };
-  });
-  await server.connect(new StdioServerTransport());
-  await closed;
+function denied(request: AskRequest, what: string): AskAnswer {
+  return { behavior: "deny", message: explainedDenial(what, request.reason, request.suggestions) };
 }
 
-export interface ServeHttpOptions {
+export interface StdioServeOptions extends ServeOptions {
+  /** Default: the process's stdin and stdout. */
+  input?: Readable;
+  output?: Writable;
+  /** Stop when the process that started this one is gone (default true for the process's own stdio). */
+  watchParent?: boolean;
+}
+
+/** Why serving over stdio ended. */
+export type StdioStop = "client closed" | "input closed" | "output closed" | "parent exited";
+
+/**
+ * Serves over stdio until the client is gone: it closes the connection, its end of our input
+ * closes (EOF), our output breaks, or the process that started us exits (we were re-parented).
+ */
+export async function serveStdio(session: Session, options: StdioServeOptions = {}): Promise<StdioStop> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const server = createServeServer(session, options);
+  let stop!: (why: StdioStop) => void;
+  const stopped = new Promise<StdioStop>((resolve) => (stop = resolve));
+
+  const previous = server.onclose;
+  server.onclose = () => {
+    previous?.();
+    stop("client closed");
+  };
+  const onEnd = () => stop("input closed");
+  const onOutputError = () => stop("output closed");
+  input.once("end", onEnd);
+  input.once("close", onEnd);
+  output.on("error", onOutputError);
+  const ownStdio = options.input === undefined;
+  const unwatch = (options.watchParent ?? ownStdio) ? watchParent(() => stop("parent exited")) : () => {};
+
+  await server.connect(new StdioServerTransport(input, output));
+  const why = await stopped;
+  unwatch();
+  input.off("end", onEnd);
+  input.off("close", onEnd);
+  output.off("error", onOutputError);
+  server.onclose = previous;
+  await server.close().catch(() => {});
+  return why;
+}
+
+export interface ServeHttpOptions extends ServeOptions {
   host: string;
   port: number;
+  /** Undefined only with an explicit choice to serve without authentication (loopback only). */
   token?: string;
 }
 
 /** Serves Streamable HTTP at `http://HOST:PORT/mcp`; returns the URL and a stop function. */
 export function serveHttp(session: Session, options: ServeHttpOptions) {
-  return startHttpEndpoint({ ...options, createServer: () => createServeServer(session) });
+  const { host, port, token, ...serveOptions } = options;
+  return startHttpEndpoint({
+    host,
+    port,
+    ...(token === undefined ? {} : { token }),
+    createServer: () => createServeServer(session, serveOptions),
+  });
 }

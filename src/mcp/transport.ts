@@ -1,11 +1,10 @@
-/** Builds the SDK client transport for a server config, keeping the tail of a stdio server's stderr. */
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+/** Builds the client transport for a server config, keeping the tail of a stdio server's stderr. */
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "./config.ts";
-
-const STDERR_TAIL_CHARS = 2_000;
+import { ProcessGroupStdioTransport } from "./stdio-transport.ts";
 
 export interface OpenedTransport {
   transport: Transport;
@@ -16,18 +15,13 @@ export interface OpenedTransport {
 export function openTransport(config: McpServerConfig, workspace: string): OpenedTransport {
   switch (config.type) {
     case "stdio": {
-      const transport = new StdioClientTransport({
+      const transport = new ProcessGroupStdioTransport({
         command: config.command,
         args: config.args,
         env: { ...getDefaultEnvironment(), ...config.env },
         cwd: config.cwd ?? workspace,
-        stderr: "pipe",
       });
-      let tail = "";
-      transport.stderr?.on("data", (chunk: Buffer) => {
-        tail = (tail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
-      });
-      return { transport, stderrTail: () => tail.trim() };
+      return { transport, stderrTail: () => transport.stderrTail() };
     }
     case "http": {
       const init = { requestInit: { headers: config.headers } };

@@ -15,8 +15,8 @@ export interface LoadedFile {
   testLines: number[];
   /** Hooks the file configures (only from trusted sources). */
   hooks?: HooksConfig;
-  /** The file's `tools` section: deferral overrides. */
-  toolLoading?: { alwaysLoad?: string[]; defer?: string[] };
+  /** The file's `tools` section: deferral overrides, and how `toolrt serve` offers deferred tools. */
+  toolLoading?: { alwaysLoad?: string[]; defer?: string[]; serveDeferred?: "search" | "list" };
 }
 
 export interface PolicyState {
@@ -107,6 +107,15 @@ export class Policy {
       alwaysLoad: sections.flatMap((s) => s.alwaysLoad ?? []),
       defer: sections.flatMap((s) => s.defer ?? []),
     };
+  }
+
+  /** `tools.serveDeferred` of the most authoritative file that sets it. */
+  serveDeferred(): "search" | "list" | undefined {
+    for (const source of SOURCE_ORDER) {
+      const file = this.state.files.find((f) => f.source === source && f.toolLoading?.serveDeferred);
+      if (file) return file.toolLoading!.serveDeferred;
+    }
+    return undefined;
   }
 
   /** Every file's hooks in source order (managed first): all of them run, as in Claude Code. */

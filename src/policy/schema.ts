@@ -45,6 +45,10 @@ export const toolLoadingSchema = z.strictObject({
   defer: z.array(z.string().min(1)).optional().describe(
     "Tools kept out of turn one, found through ToolSearch",
   ),
+  serveDeferred: z.enum(["search", "list"]).optional().describe(
+    "How `toolrt serve` offers deferred tools to MCP clients: search (listed once found with ToolSearch, " +
+      "callable by exact name before) or list (all listed); `serve --deferred` overrides it",
+  ),
 });
 
 /** How Bash and ExecCommand run in the sandbox. Merging across files: `sandbox-policy.ts`. */
@@ -89,7 +93,9 @@ export const policyFileSchema = z.strictObject({
   sandbox: sandboxSectionSchema.optional().describe(
     "The sandbox of Bash and ExecCommand; managed values win (see policy/README.md)",
   ),
-  tools: toolLoadingSchema.optional().describe("Deferral overrides: alwaysLoad and defer lists"),
+  tools: toolLoadingSchema.optional().describe(
+    "Which tools load on turn one (alwaysLoad, defer) and how `toolrt serve` offers deferred ones",
+  ),
   rules: z.array(policyRuleSchema).default([]),
   tests: z.array(policyTestSchema).default([]),
 });

@@ -133,6 +133,13 @@ export interface Tool<Input = any, Output = any> {
   /** The JSON Schema the model sees: derived from `inputSchema` unless the source supplies one (MCP). */
   inputJSONSchema(): JsonSchema;
 
+  /** A name for people (an MCP tool's `title`); the model calls the tool by `name`. */
+  readonly title?: string;
+  /** The JSON Schema of the tool's structured result, when it declares one (an MCP `outputSchema`). */
+  outputJSONSchema?(): JsonSchema | undefined;
+  /** The structured result of a call, for clients that take one (MCP `structuredContent`). */
+  structuredContent?(output: Output): unknown;
+
   /** One or two sentences: what the tool does. */
   readonly description: string;
   /** The full model-facing instructions. */

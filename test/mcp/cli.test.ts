@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { parseListen } from "../../src/cli/serve.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -46,7 +47,7 @@ describe("toolrt mcp list", () => {
     const human = cli("--mcp-config", join(dir, "servers.json"), "mcp", "list");
     expect(human.stdout).toMatch(/^wb\s+connected\s+8 tools {2}flag/m);
     expect(human.stdout).toContain("why: MCP error -32000: Connection closed");
-  });
+  }, 30_000);
 
   test("a broken --mcp-config file exits 2 naming the file", () => {
     writeFileSync(join(dir, "broken.json"), JSON.stringify({ mcpServers: { x: { url: "nope" } } }));
@@ -76,7 +77,7 @@ describe("toolrt mcp approve", () => {
     cli("mcp", "approve", "--revoke", "proj");
     expect(JSON.parse(cli("mcp", "list", "--json").stdout)[0]).toMatchObject({ status: "disabled" });
     expect(cli("mcp", "approve", "nosuch").code).toBe(2);
-  });
+  }, 30_000);
 });
 
 describe("toolrt serve", () => {
@@ -93,7 +94,7 @@ describe("toolrt serve", () => {
         "--mcp-config",
         join(dir, "servers.json"),
       ]
-        .concat(["--allow", "mcp__wb__echo", "serve"]),
+        .concat(["--allow", "mcp__wb__echo", "serve", "--wait-for-servers", "30000"]),
       env: { ...process.env, ...env() } as Record<string, string>,
       stderr: "ignore",
     });
@@ -124,15 +125,54 @@ describe("toolrt serve", () => {
     } finally {
       await client.close();
     }
-  });
+  }, 30_000);
 
   test("--http off loopback needs --allow-remote and a token", () => {
     expect(cli("serve", "--http", "0.0.0.0:1").stderr).toContain(
       "not a loopback address; add --allow-remote",
     );
     const noToken = cli("serve", "--http", "0.0.0.0:1", "--allow-remote");
-    expect([noToken.code, noToken.stderr.includes("needs a bearer token")]).toEqual([2, true]);
-  });
+    expect([noToken.code, noToken.stderr.trim()]).toEqual([
+      2,
+      "toolrt: a bearer token is required: set TOOLRT_SERVE_TOKEN or pass --token TOKEN",
+    ]);
+  }, 30_000);
+
+  test("--http needs a non-empty token; only --no-auth on loopback serves without one", () => {
+    const refused = (args: string[], message: string) => {
+      const run = cli("serve", ...args);
+      expect([run.code, run.stderr.trim()]).toEqual([2, `toolrt: ${message}`]);
+    };
+    const orNoAuth = " (or --no-auth to serve this loopback address without one)";
+    refused(["--http", "0"], `a bearer token is required: set TOOLRT_SERVE_TOKEN or pass --token TOKEN${orNoAuth}`);
+    refused(["--http", "0", "--token", ""], `the bearer token is empty: set TOOLRT_SERVE_TOKEN or pass --token TOKEN${orNoAuth}`);
+    refused(["--http", "0", "--token", "  "], `the bearer token is empty: set TOOLRT_SERVE_TOKEN or pass --token TOKEN${orNoAuth}`);
+    refused(["--http", "0.0.0.0:0", "--allow-remote", "--no-auth"], "--no-auth is for loopback addresses only; pass --token");
+    refused(["--http", "0", "--no-auth", "--token", "t"], "--no-auth and --token contradict each other; pick one");
+    refused(["--token", "t"], "--token, --no-auth and --allow-remote apply to --http only");
+    refused(["--deferred", "all"], '--deferred expects search or list, got "all"');
+  }, 30_000);
+
+  test("--no-auth on loopback serves without a token and says so", async () => {
+    const serve = Bun.spawn(
+      [process.execPath, MAIN, "--cwd", workspace, "--state-dir", join(dir, "state"), "serve", "--http", "0", "--no-auth"],
+      { stdout: "ignore", stderr: "pipe", env: { ...process.env, ...env() } },
+    );
+    try {
+      let stderr = "";
+      const reader = serve.stderr.getReader();
+      while (!stderr.includes("listening on")) stderr += new TextDecoder().decode((await reader.read()).value);
+      expect(stderr).toContain("--no-auth: any process on this machine can call these tools");
+      const url = /listening on (\S+)/.exec(stderr)![1]!;
+      const client = new Client({ name: "test", version: "1" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("Read");
+      await client.close();
+    } finally {
+      serve.kill("SIGTERM");
+      expect(await serve.exited).toBe(0);
+    }
+  }, 30_000);
 
   test("--http accepts PORT, :PORT, HOST:PORT and [v6]:PORT", () => {
     expect(parseListen("8080")).toEqual({ host: "127.0.0.1", port: 8080 });

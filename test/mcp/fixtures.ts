@@ -4,7 +4,15 @@ import type { McpServerConfig } from "../../src/mcp/config.ts";
 import type { McpServerEntry } from "../../src/mcp/config-sources.ts";
 
 export const FIXTURES = join(import.meta.dir, "../../fixtures/mcp");
-export type FixtureName = "well-behaved" | "crashing" | "slow" | "changing" | "malformed";
+export type FixtureName =
+  | "well-behaved"
+  | "crashing"
+  | "slow"
+  | "hung"
+  | "changing"
+  | "malformed"
+  | "parent"
+  | "crash-host";
 export type TransportKind = "stdio" | "http";
 
 export function fixtureArgv(name: FixtureName, args: string[] = []): string[] {

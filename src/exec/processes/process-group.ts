@@ -12,6 +12,17 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Whether any process is left in the group led by `pid` (the leader itself may be gone). */
+export function isGroupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    // ESRCH: none left. EPERM: something of another user holds the group id; it is not ours to wait for.
+    return false;
+  }
+}
+
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
