@@ -1,9 +1,12 @@
 /** `toolrt mcp list` and `toolrt mcp approve`: configured MCP servers, their state, and approvals. */
 import type { Command } from "commander";
 import { McpApprovals } from "../mcp/approvals.ts";
-import { describeServerConfig, McpConfigError } from "../mcp/config.ts";
+import { createInterface } from "node:readline";
+import { describeServerConfig, expandServerConfig, McpConfigError } from "../mcp/config.ts";
 import { defaultMcpConfigFiles, loadMcpConfig, type PluginMcpServers } from "../mcp/config-sources.ts";
 import type { McpManager, McpServerStatus } from "../mcp/manager.ts";
+import { loginToServer } from "../mcp/oauth/login.ts";
+import { OAuthStore } from "../mcp/oauth/store.ts";
 import { createMcpManager } from "../mcp/setup.ts";
 import { ConfigError, UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
@@ -39,6 +42,52 @@ export function register(program: Command): void {
       else for (const line of humanLines(statuses)) console.log(line);
     });
 
+  mcp.command("login")
+    .description(
+      "log in to a remote MCP server with OAuth (authorization code with PKCE); tokens go to the state dir",
+    )
+    .argument("<name>", "a configured http or sse server")
+    .option("--port <port>", "the port of the redirect listener on 127.0.0.1 (default: any free port)", "0")
+    .action(async (name: string, opts: { port: string }, command: Command) => {
+      const globals = globalsOf(command);
+      const server = remoteServer(globals, name);
+      const port = Number(opts.port);
+      if (!/^\d+$/.test(opts.port) || port > 65535) {
+        throw new UsageError(`--port expects a port number, got ${opts.port}`);
+      }
+      const pasted = pastedLine();
+      try {
+        const file = await loginToServer({
+          stateDir: globals.stateDir,
+          server: name,
+          url: server.url,
+          port,
+          pastedRedirect: pasted.line,
+          onAuthorizationUrl: (url, redirectUrl) =>
+            console.log(
+              `Open this URL in a browser to let toolrt use ${name}:\n\n  ${url}\n\n` +
+                `Waiting for the redirect to ${redirectUrl}. If the browser runs on another machine, ` +
+                `paste here the address it was sent to.`,
+            ),
+        });
+        console.log(`logged in to ${name}; tokens saved in ${file}`);
+      } finally {
+        pasted.stop();
+      }
+    });
+
+  mcp.command("logout")
+    .description("forget the OAuth tokens and client registration stored for a remote MCP server")
+    .argument("<name>", "a configured http or sse server")
+    .action((name: string, _opts: unknown, command: Command) => {
+      const globals = globalsOf(command);
+      const server = remoteServer(globals, name);
+      const store = new OAuthStore(globals.stateDir, name, server.url);
+      console.log(
+        store.remove() ? `logged out of ${name} (removed ${store.file})` : `no stored login for ${name}`,
+      );
+    });
+
   mcp.command("approve")
     .description("approve (or --revoke) servers of the workspace's .mcp.json; without names, show them")
     .argument("[names...]", "server names")
@@ -68,6 +117,35 @@ export function register(program: Command): void {
         console.log(`${opts.revoke ? "revoked" : "approved"} ${s.name}: ${describeServerConfig(s.config)}`);
       }
     });
+}
+
+/** A configured remote server by name; OAuth is for http and sse servers only. */
+function remoteServer(globals: GlobalOptions, name: string): { url: string } {
+  const files = defaultMcpConfigFiles(globals.cwd, globals.mcpConfig);
+  const { servers } = asConfigError(() =>
+    loadMcpConfig(files, { workspace: globals.cwd, stateDir: globals.stateDir })
+  );
+  const entry = servers.find((s) => s.name === name);
+  if (!entry) {
+    const known = servers.map((s) => s.name).join(", ") || "none";
+    throw new UsageError(`no MCP server named ${name} (configured: ${known})`);
+  }
+  const { value, missing } = expandServerConfig(entry.config, process.env);
+  if (value.type === "stdio") {
+    throw new UsageError(`${name} is a stdio server; OAuth is for http and sse servers`);
+  }
+  if (missing.length > 0) {
+    throw new UsageError(`${name}'s URL needs environment variables: ${missing.join(", ")}`);
+  }
+  return { url: value.url };
+}
+
+/** The first line typed on a terminal, if any: a pasted redirect address. */
+function pastedLine(): { line: Promise<string> | undefined; stop(): void } {
+  if (!process.stdin.isTTY) return { line: undefined, stop: () => {} };
+  const rl = createInterface({ input: process.stdin });
+  const line = new Promise<string>((resolve) => rl.once("line", resolve));
+  return { line, stop: () => rl.close() };
 }
 
 function asConfigError<T>(load: () => T): T {

@@ -25,10 +25,15 @@ export function register(program: Command): void {
       ) => {
         const globals = globalsOf(command);
         const input = parseInput(inputText);
-        const { session, close } = await openDefaultSession(globals, "cli");
+        const { session, runtime, close } = await openDefaultSession(globals, "cli");
         try {
           const found = lookupTool(session.pool.current, toolName);
-          if (!found.ok) throw new UsageError(found.message.replace(/^Error: /, ""));
+          if (!found.ok) {
+            // A tool of a configured MCP server that is not connected: a failure, not bad usage.
+            const why = runtime.mcp.unavailableReason(toolName);
+            if (why) throw new Error(`${toolName} cannot be called now: ${why}`);
+            throw new UsageError(found.message.replace(/^Error: /, ""));
+          }
           const ask = opts.yes ? allowOnce : process.stdin.isTTY ? askOnTerminal : undefined;
           // Ctrl-C interrupts the call (by its interrupt behaviour); the result is still printed.
           const interrupt = new AbortController();

@@ -32,7 +32,10 @@ export function register(program: Command): void {
     .command("serve")
     .description("serve the tool pool as an MCP server (stdio, or Streamable HTTP with --http)")
     .option("--http <host:port>", "Streamable HTTP at http://HOST:PORT/mcp (PORT alone binds 127.0.0.1)")
-    .option("--token <token>", "with --http: require 'Authorization: Bearer <token>' (default: $TOOLRT_SERVE_TOKEN)")
+    .option(
+      "--token <token>",
+      "with --http: require 'Authorization: Bearer <token>' (default: $TOOLRT_SERVE_TOKEN)",
+    )
     .option("--no-auth", "with --http on a loopback address: serve without a token")
     .option("--allow-remote", "allow --http on a non-loopback address (a token is then required)")
     .option(
@@ -100,7 +103,9 @@ function httpToken(host: string, opts: ServeFlags): string | undefined {
   }
   if (!opts.auth) {
     if (!loopback) throw new UsageError("--no-auth is for loopback addresses only; pass --token");
-    if (opts.token !== undefined) throw new UsageError("--no-auth and --token contradict each other; pick one");
+    if (opts.token !== undefined) {
+      throw new UsageError("--no-auth and --token contradict each other; pick one");
+    }
     return undefined;
   }
   if (given === undefined || given.trim() === "") {
@@ -123,7 +128,9 @@ function stdioOnly(opts: ServeFlags): undefined {
 function parseDeferred(value: string | undefined): DeferredToolsMode | undefined {
   if (value === undefined) return undefined;
   if ((DEFERRED_TOOLS_MODES as readonly string[]).includes(value)) return value as DeferredToolsMode;
-  throw new UsageError(`--deferred expects ${DEFERRED_TOOLS_MODES.join(" or ")}, got ${JSON.stringify(value)}`);
+  throw new UsageError(
+    `--deferred expects ${DEFERRED_TOOLS_MODES.join(" or ")}, got ${JSON.stringify(value)}`,
+  );
 }
 
 function parseMs(flag: string, value: string): number {

@@ -30,6 +30,8 @@ import { mcpResultToContent } from "./content.ts";
 import { classifyFault, type FaultKind, withTimeout } from "./errors.ts";
 import { normalizeNamePart } from "./definition-tool.ts";
 import { dedupeByNormalizedName } from "./names.ts";
+import { LoginRequiredError } from "./oauth/provider.ts";
+import { storedLogin } from "./oauth/stored-login.ts";
 import { type OpenedTransport, openTransport } from "./transport.ts";
 import { textBlock } from "../tool/messages.ts";
 import { errorMessage } from "../tool/errors.ts";
@@ -52,6 +54,8 @@ export interface ReconnectPolicy {
 
 export interface ConnectionOptions {
   workspace: string;
+  /** Where `toolrt mcp login` keeps OAuth tokens; remote servers present them when there are any. */
+  stateDir?: string;
   connectTimeoutMs: number;
   callTimeoutMs: number;
   maxOutputTokens: number;
@@ -154,7 +158,9 @@ export class McpConnection {
       case "connected":
         return undefined;
       case "pending": {
-        if (state.attempt > 0) return `${server} lost its connection and is reconnecting (attempt ${state.attempt})`;
+        if (state.attempt > 0) {
+          return `${server} lost its connection and is reconnecting (attempt ${state.attempt})`;
+        }
         const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
         return `${server} is still connecting (for ${seconds(now - state.since)}; ` +
           `it gives up after ${seconds(this.#connectTimeoutMs)}). Try again shortly`;
@@ -263,7 +269,9 @@ export class McpConnection {
   }
 
   async #attempt(): Promise<{ client: Client; opened: OpenedTransport; tools: McpToolDefinition[] }> {
-    const opened = openTransport(this.#config, this.#options.workspace);
+    const { workspace, stateDir } = this.#options;
+    const login = stateDir === undefined ? undefined : storedLogin(stateDir, this.name, this.#config);
+    const opened = openTransport(this.#config, workspace, login);
     const client = new Client({ name: "toolrt", version: packageJson.version }, { capabilities: {} });
     // While connecting, what the transport reports is part of the attempt's outcome: a failed
     // attempt is told once, by its reason. Once connected, a malformed message is reported and
@@ -310,10 +318,7 @@ export class McpConnection {
     if (this.#closed) return;
     const cause = (error as { cause?: unknown }).cause ?? error;
     if (classifyFault(cause) === "needs-auth") {
-      this.#enterGone({
-        status: "needs-auth",
-        error: `the server requires authorization (${errorMessage(error)}); set an Authorization header`,
-      });
+      this.#enterGone({ status: "needs-auth", error: this.#authAdvice(cause, errorMessage(error)) });
       return;
     }
     const policy = this.#options.reconnect;
@@ -416,8 +421,8 @@ export class McpConnection {
         if (client) this.#connectionLost(client, errorMessage(error));
         break;
       case "needs-auth":
-        message = `${prefix}: the server requires authorization (${errorMessage(error)})`;
-        this.#enterGone({ status: "needs-auth", error: message });
+        message = `${prefix}: ${this.#authAdvice(error, errorMessage(error))}`;
+        this.#enterGone({ status: "needs-auth", error: this.#authAdvice(error, errorMessage(error)) });
         break;
       case "session-expired":
         message = `${prefix}: the session expired again right after re-initializing (${errorMessage(error)})`;
@@ -468,6 +473,15 @@ export class McpConnection {
       this.#note(`tool ${c.dropped} skipped: its name ${c.name} is taken by ${c.kept}`);
     }
     return kept;
+  }
+
+  /** What to do about a refusal: log in (OAuth), or configure a header. */
+  #authAdvice(cause: unknown, message: string): string {
+    if (cause instanceof LoginRequiredError) {
+      return `the login is missing, expired or revoked; ${cause.message}`;
+    }
+    return `the server requires authorization (${message}): run \`toolrt mcp login ${this.name}\` ` +
+      `if it supports OAuth, or set an Authorization header in its config`;
   }
 
   #note(problem: string): void {

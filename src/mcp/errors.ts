@@ -1,5 +1,8 @@
 /** What went wrong talking to an MCP server, sorted by what the connection does about it. */
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { LoginRequiredError } from "./oauth/provider.ts";
 import { errorMessage } from "../tool/errors.ts";
 
 export type FaultKind =
@@ -27,11 +30,17 @@ export function classifyFault(error: unknown): FaultKind {
   if (error instanceof TimeoutError) return "timeout";
   // An answer that is not JSON: the server is broken, but the connection still stands.
   if (error instanceof SyntaxError) return "server-error";
-  if (code === 401 || (error instanceof Error && error.name === "UnauthorizedError")) return "needs-auth";
+  if (code === 401 || isAuthorizationFailure(error)) return "needs-auth";
   // The SDK's HTTP transports report the status as `code` and the JSON-RPC body in the message.
   if (code === 404 && errorMessage(error).includes(String(REQUEST_TIMEOUT))) return "session-expired";
   if (typeof code === "number" && code >= 400) return "server-error";
   return "connection-lost";
+}
+
+/** The SDK's OAuth client gave up (no usable tokens, a refused grant) or a login is needed. */
+function isAuthorizationFailure(error: unknown): boolean {
+  return error instanceof OAuthError || error instanceof UnauthorizedError ||
+    error instanceof LoginRequiredError;
 }
 
 export class TimeoutError extends Error {

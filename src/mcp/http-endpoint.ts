@@ -50,7 +50,10 @@ function authRefusal(request: Request, expected: Buffer): Response | undefined {
     if (given.length === expected.length && timingSafeEqual(given, expected)) return undefined;
   }
   const [error, message] = header === ""
-    ? [undefined, `a bearer token is required: send the header 'Authorization: Bearer <token>' with ${TOKEN_ORIGIN}`]
+    ? [
+      undefined,
+      `a bearer token is required: send the header 'Authorization: Bearer <token>' with ${TOKEN_ORIGIN}`,
+    ]
     : bearer === undefined
     ? ["invalid_request", `the Authorization header must be 'Bearer <token>' with ${TOKEN_ORIGIN}`]
     : ["invalid_token", `the bearer token is not the one this server accepts: use ${TOKEN_ORIGIN}`];
@@ -66,7 +69,9 @@ function authRefusal(request: Request, expected: Buffer): Response | undefined {
 export function startHttpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   if (options.token !== undefined && options.token.trim() === "") {
-    throw new Error("an empty bearer token would let anyone in; give a token, or none at all to serve without one");
+    throw new Error(
+      "an empty bearer token would let anyone in; give a token, or none at all to serve without one",
+    );
   }
   const expected = options.token === undefined ? undefined : Buffer.from(options.token);
   const loopback = isLoopback(options.host);

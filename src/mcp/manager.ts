@@ -45,6 +45,7 @@ export class McpManager implements McpResourceSource {
     const env = options.env ?? process.env;
     const connectionOptions: ConnectionOptions = {
       workspace: options.workspace,
+      ...(options.stateDir ? { stateDir: options.stateDir } : {}),
       connectTimeoutMs: options.connectTimeoutMs ?? envMs(env.MCP_TIMEOUT) ?? DEFAULT_CONNECT_TIMEOUT_MS,
       callTimeoutMs: options.callTimeoutMs ?? envMs(env.MCP_TOOL_TIMEOUT) ?? DEFAULT_CALL_TIMEOUT_MS,
       maxOutputTokens: options.maxOutputTokens ?? maxMcpOutputTokens(env),

@@ -118,7 +118,11 @@ export function createServeServer(session: Session, options: ServeOptions = {}):
  * What a client is offered: with ToolSearch in the pool and mode "search", the loaded tools plus
  * the deferred ones this client has found; otherwise every tool.
  */
-function listedTools(pool: AssembledPool, discovered: ReadonlySet<string>, mode: DeferredToolsMode): AnyTool[] {
+function listedTools(
+  pool: AssembledPool,
+  discovered: ReadonlySet<string>,
+  mode: DeferredToolsMode,
+): AnyTool[] {
   if (mode === "list" || !pool.byName.has(TOOL_SEARCH_NAME)) return [...pool.tools];
   return pool.tools.filter((t) => !isDeferredIn(pool, t) || discovered.has(t.name));
 }

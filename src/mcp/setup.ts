@@ -20,5 +20,5 @@ export function createMcpManager(options: McpSetupOptions): { manager: McpManage
     stateDir,
     ...(plugins ? { plugins } : {}),
   });
-  return { manager: new McpManager(servers, { ...managerOptions, workspace: cwd }), notes };
+  return { manager: new McpManager(servers, { ...managerOptions, workspace: cwd, stateDir }), notes };
 }

@@ -73,7 +73,9 @@ export class ProcessGroupStdioTransport implements Transport {
         detached: true,
       });
     } catch (error) {
-      return Promise.reject(new Error(`cannot start ${command}: ${(error as Error).message}`, { cause: error }));
+      return Promise.reject(
+        new Error(`cannot start ${command}: ${(error as Error).message}`, { cause: error }),
+      );
     }
     this.#process = spawned;
     this.#untrack = trackGroup(spawned.pid);
@@ -159,7 +161,9 @@ export class ProcessGroupStdioTransport implements Transport {
     const decoder = new TextDecoder();
     try {
       for await (const chunk of stderr) {
-        this.#stderrTail = (this.#stderrTail + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL_CHARS);
+        this.#stderrTail = (this.#stderrTail + decoder.decode(chunk, { stream: true })).slice(
+          -STDERR_TAIL_CHARS,
+        );
       }
     } catch {
       // The tail is a courtesy; losing it loses nothing else.

@@ -1,4 +1,5 @@
 /** Builds the client transport for a server config, keeping the tail of a stdio server's stderr. */
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -12,7 +13,12 @@ export interface OpenedTransport {
   stderrTail(): string;
 }
 
-export function openTransport(config: McpServerConfig, workspace: string): OpenedTransport {
+/** `authProvider`: OAuth for a remote server (stored tokens, refreshed when they expire). */
+export function openTransport(
+  config: McpServerConfig,
+  workspace: string,
+  authProvider?: OAuthClientProvider,
+): OpenedTransport {
   switch (config.type) {
     case "stdio": {
       const transport = new ProcessGroupStdioTransport({
@@ -24,14 +30,14 @@ export function openTransport(config: McpServerConfig, workspace: string): Opene
       return { transport, stderrTail: () => transport.stderrTail() };
     }
     case "http": {
-      const init = { requestInit: { headers: config.headers } };
+      const init = { requestInit: { headers: config.headers }, ...(authProvider ? { authProvider } : {}) };
       return {
         transport: new StreamableHTTPClientTransport(new URL(config.url), init),
         stderrTail: () => "",
       };
     }
     case "sse": {
-      const init = { requestInit: { headers: config.headers } };
+      const init = { requestInit: { headers: config.headers }, ...(authProvider ? { authProvider } : {}) };
       return { transport: new SSEClientTransport(new URL(config.url), init), stderrTail: () => "" };
     }
   }

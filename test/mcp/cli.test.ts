@@ -81,51 +81,55 @@ describe("toolrt mcp approve", () => {
 });
 
 describe("toolrt serve", () => {
-  test("over stdio: deferred MCP tools are found through ToolSearch, then served; allowed by rule, or denied", async () => {
-    const client = new Client({ name: "test", version: "1" });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        MAIN,
-        "--cwd",
-        workspace,
-        "--state-dir",
-        join(dir, "state"),
-        "--mcp-config",
-        join(dir, "servers.json"),
-      ]
-        .concat(["--allow", "mcp__wb__echo", "serve", "--wait-for-servers", "30000"]),
-      env: { ...process.env, ...env() } as Record<string, string>,
-      stderr: "ignore",
-    });
-    await client.connect(transport);
-    try {
-      const before = (await client.listTools()).tools.map((t) => t.name);
-      expect(before).toContain("ToolSearch");
-      expect(before).not.toContain("mcp__wb__echo");
-      const found = await client.callTool({
-        name: "ToolSearch",
-        arguments: { query: "select:mcp__wb__echo,mcp__wb__add", max_results: 5 },
-      }) as CallToolResult;
-      expect(JSON.stringify(found.content)).toContain("mcp__wb__echo");
-      const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toContain("mcp__wb__echo");
-      const echoed = await client.callTool({
-        name: "mcp__wb__echo",
-        arguments: { text: "hi" },
-      }) as CallToolResult;
-      expect(echoed).toMatchObject({ isError: false, content: [{ type: "text", text: "hi" }] });
-      // readOnlyHint on the upstream `add` does not make it allowed.
-      const added = await client.callTool({
-        name: "mcp__wb__add",
-        arguments: { a: 1, b: 2 },
-      }) as CallToolResult;
-      expect(added.isError).toBe(true);
-      expect(JSON.stringify(added.content)).toContain("add an allow rule such as `mcp__wb__add`");
-    } finally {
-      await client.close();
-    }
-  }, 30_000);
+  test(
+    "over stdio: deferred MCP tools are found through ToolSearch, then served; allowed by rule, or denied",
+    async () => {
+      const client = new Client({ name: "test", version: "1" });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          MAIN,
+          "--cwd",
+          workspace,
+          "--state-dir",
+          join(dir, "state"),
+          "--mcp-config",
+          join(dir, "servers.json"),
+        ]
+          .concat(["--allow", "mcp__wb__echo", "serve", "--wait-for-servers", "30000"]),
+        env: { ...process.env, ...env() } as Record<string, string>,
+        stderr: "ignore",
+      });
+      await client.connect(transport);
+      try {
+        const before = (await client.listTools()).tools.map((t) => t.name);
+        expect(before).toContain("ToolSearch");
+        expect(before).not.toContain("mcp__wb__echo");
+        const found = await client.callTool({
+          name: "ToolSearch",
+          arguments: { query: "select:mcp__wb__echo,mcp__wb__add", max_results: 5 },
+        }) as CallToolResult;
+        expect(JSON.stringify(found.content)).toContain("mcp__wb__echo");
+        const names = (await client.listTools()).tools.map((t) => t.name);
+        expect(names).toContain("mcp__wb__echo");
+        const echoed = await client.callTool({
+          name: "mcp__wb__echo",
+          arguments: { text: "hi" },
+        }) as CallToolResult;
+        expect(echoed).toMatchObject({ isError: false, content: [{ type: "text", text: "hi" }] });
+        // readOnlyHint on the upstream `add` does not make it allowed.
+        const added = await client.callTool({
+          name: "mcp__wb__add",
+          arguments: { a: 1, b: 2 },
+        }) as CallToolResult;
+        expect(added.isError).toBe(true);
+        expect(JSON.stringify(added.content)).toContain("add an allow rule such as `mcp__wb__add`");
+      } finally {
+        await client.close();
+      }
+    },
+    30_000,
+  );
 
   test("--http off loopback needs --allow-remote and a token", () => {
     expect(cli("serve", "--http", "0.0.0.0:1").stderr).toContain(
@@ -144,24 +148,52 @@ describe("toolrt serve", () => {
       expect([run.code, run.stderr.trim()]).toEqual([2, `toolrt: ${message}`]);
     };
     const orNoAuth = " (or --no-auth to serve this loopback address without one)";
-    refused(["--http", "0"], `a bearer token is required: set TOOLRT_SERVE_TOKEN or pass --token TOKEN${orNoAuth}`);
-    refused(["--http", "0", "--token", ""], `the bearer token is empty: set TOOLRT_SERVE_TOKEN or pass --token TOKEN${orNoAuth}`);
-    refused(["--http", "0", "--token", "  "], `the bearer token is empty: set TOOLRT_SERVE_TOKEN or pass --token TOKEN${orNoAuth}`);
-    refused(["--http", "0.0.0.0:0", "--allow-remote", "--no-auth"], "--no-auth is for loopback addresses only; pass --token");
-    refused(["--http", "0", "--no-auth", "--token", "t"], "--no-auth and --token contradict each other; pick one");
+    refused(
+      ["--http", "0"],
+      `a bearer token is required: set TOOLRT_SERVE_TOKEN or pass --token TOKEN${orNoAuth}`,
+    );
+    refused(
+      ["--http", "0", "--token", ""],
+      `the bearer token is empty: set TOOLRT_SERVE_TOKEN or pass --token TOKEN${orNoAuth}`,
+    );
+    refused(
+      ["--http", "0", "--token", "  "],
+      `the bearer token is empty: set TOOLRT_SERVE_TOKEN or pass --token TOKEN${orNoAuth}`,
+    );
+    refused(
+      ["--http", "0.0.0.0:0", "--allow-remote", "--no-auth"],
+      "--no-auth is for loopback addresses only; pass --token",
+    );
+    refused(
+      ["--http", "0", "--no-auth", "--token", "t"],
+      "--no-auth and --token contradict each other; pick one",
+    );
     refused(["--token", "t"], "--token, --no-auth and --allow-remote apply to --http only");
     refused(["--deferred", "all"], '--deferred expects search or list, got "all"');
   }, 30_000);
 
   test("--no-auth on loopback serves without a token and says so", async () => {
     const serve = Bun.spawn(
-      [process.execPath, MAIN, "--cwd", workspace, "--state-dir", join(dir, "state"), "serve", "--http", "0", "--no-auth"],
+      [
+        process.execPath,
+        MAIN,
+        "--cwd",
+        workspace,
+        "--state-dir",
+        join(dir, "state"),
+        "serve",
+        "--http",
+        "0",
+        "--no-auth",
+      ],
       { stdout: "ignore", stderr: "pipe", env: { ...process.env, ...env() } },
     );
     try {
       let stderr = "";
       const reader = serve.stderr.getReader();
-      while (!stderr.includes("listening on")) stderr += new TextDecoder().decode((await reader.read()).value);
+      while (!stderr.includes("listening on")) {
+        stderr += new TextDecoder().decode((await reader.read()).value);
+      }
       expect(stderr).toContain("--no-auth: any process on this machine can call these tools");
       const url = /listening on (\S+)/.exec(stderr)![1]!;
       const client = new Client({ name: "test", version: "1" });

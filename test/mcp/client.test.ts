@@ -172,22 +172,26 @@ describe("over http only", () => {
 });
 
 describe("connecting", () => {
-  test("a slow server never delays the rest: the fast one is in the pool first, the slow one times out", async () => {
-    // Each server has its own connect timeout: the late one's is short, the fast one's is not.
-    const manager = new McpManager([
-      entry("fast", stdioConfig("well-behaved")),
-      entry("late", { ...stdioConfig("slow", ["--start-delay", "60000"]), connectTimeoutMs: 800 }),
-    ], { workspace: process.cwd(), connectTimeoutMs: 30_000 });
-    cleanups.push(() => manager.close());
-    const pool = new ToolPool([], { mode: "default", denyRules: [] });
-    manager.attach(pool);
-    const all = manager.connectAll();
-    await eventually(() => pool.find("mcp__fast__echo") !== undefined, "the fast server's tools");
-    expect(manager.statuses().find((s) => s.name === "late")?.status).toBe("pending");
-    const statuses = await all;
-    expect(statuses.find((s) => s.name === "late")).toMatchObject({ status: "failed" });
-    expect(statuses.find((s) => s.name === "late")?.reason).toContain("within 800 ms");
-  }, 30_000);
+  test(
+    "a slow server never delays the rest: the fast one is in the pool first, the slow one times out",
+    async () => {
+      // Each server has its own connect timeout: the late one's is short, the fast one's is not.
+      const manager = new McpManager([
+        entry("fast", stdioConfig("well-behaved")),
+        entry("late", { ...stdioConfig("slow", ["--start-delay", "60000"]), connectTimeoutMs: 800 }),
+      ], { workspace: process.cwd(), connectTimeoutMs: 30_000 });
+      cleanups.push(() => manager.close());
+      const pool = new ToolPool([], { mode: "default", denyRules: [] });
+      manager.attach(pool);
+      const all = manager.connectAll();
+      await eventually(() => pool.find("mcp__fast__echo") !== undefined, "the fast server's tools");
+      expect(manager.statuses().find((s) => s.name === "late")?.status).toBe("pending");
+      const statuses = await all;
+      expect(statuses.find((s) => s.name === "late")).toMatchObject({ status: "failed" });
+      expect(statuses.find((s) => s.name === "late")?.reason).toContain("within 800 ms");
+    },
+    30_000,
+  );
 
   test("connect is memoized: concurrent callers share one client", async () => {
     const manager = new McpManager([entry("wb", stdioConfig("well-behaved"))], { workspace: process.cwd() });

@@ -12,7 +12,8 @@ export type FixtureName =
   | "changing"
   | "malformed"
   | "parent"
-  | "crash-host";
+  | "crash-host"
+  | "oauth-server";
 export type TransportKind = "stdio" | "http";
 
 export function fixtureArgv(name: FixtureName, args: string[] = []): string[] {

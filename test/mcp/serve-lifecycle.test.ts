@@ -13,8 +13,8 @@ import {
   eventually,
   INITIALIZE,
   isRunning,
-  JsonLines,
   jsonLine,
+  JsonLines,
   killLeftovers,
   newMarker,
   processesMarked,
@@ -79,7 +79,10 @@ async function startServe() {
   await serve.stdin.flush();
   const answer = await lines.next((m) => m.id === 1);
   expect(answer.result).toBeDefined();
-  await eventually(() => processesMarked(marker).length >= UPSTREAM_PROCESSES, "the upstream servers to start");
+  await eventually(
+    () => processesMarked(marker).length >= UPSTREAM_PROCESSES,
+    "the upstream servers to start",
+  );
   return { serve, lines };
 }
 
@@ -118,7 +121,10 @@ describe("toolrt serve over stdio ends, and leaves no upstream process behind", 
     parent.stdin.write(jsonLine(INITIALIZE));
     await parent.stdin.flush();
     expect((await lines.next((m) => m.id === 1)).result).toBeDefined();
-    await eventually(() => processesMarked(marker).length >= UPSTREAM_PROCESSES, "the upstream servers to start");
+    await eventually(
+      () => processesMarked(marker).length >= UPSTREAM_PROCESSES,
+      "the upstream servers to start",
+    );
     const serve = processesMarked(dir).find((p) => p.ppid === parent.pid && p.args.includes(" serve"));
     expect(serve).toBeDefined();
 
@@ -137,7 +143,10 @@ describe("toolrt serve over stdio ends, and leaves no upstream process behind", 
     });
     const reader = host.stdout.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toStartWith("started");
-    await eventually(() => processesMarked(marker).length >= UPSTREAM_PROCESSES, "the upstream servers to start");
+    await eventually(
+      () => processesMarked(marker).length >= UPSTREAM_PROCESSES,
+      "the upstream servers to start",
+    );
     host.stdin.write("crash\n");
     await host.stdin.flush();
     expect(await host.exited).not.toBe(0);

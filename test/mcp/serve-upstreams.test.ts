@@ -28,7 +28,14 @@ afterEach(async () => {
 });
 
 const env = () => ({ TOOLRT_MANAGED_MCP: join(dir, "managed.json"), XDG_CONFIG_HOME: join(dir, "config") });
-const globals = () => ["--cwd", join(dir, "ws"), "--state-dir", join(dir, "state"), "--mcp-config", join(dir, "servers.json")];
+const globals = () => [
+  "--cwd",
+  join(dir, "ws"),
+  "--state-dir",
+  join(dir, "state"),
+  "--mcp-config",
+  join(dir, "servers.json"),
+];
 
 function writeServers(servers: Record<string, unknown>): void {
   writeFileSync(join(dir, "servers.json"), JSON.stringify({ mcpServers: servers }));
@@ -56,40 +63,45 @@ const hungServer = (timeoutMs: number) => {
 };
 
 describe("toolrt serve with a hung and a slow upstream", () => {
-  test("answers at once with what is connected; a slow server joins with list_changed; a pending or failed one's tools say why", async () => {
-    writeServers({
-      hung: hungServer(6_000),
-      slow: stdioConfig("slow", ["--start-delay", "1500"]),
-    });
-    const client = await serve("--allow", "mcp__slow__ping", "serve", "--deferred", "list");
-    let changed = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+  test(
+    "answers at once with what is connected; a slow server joins with list_changed; a pending or failed one's tools say why",
+    async () => {
+      writeServers({
+        hung: hungServer(6_000),
+        slow: stdioConfig("slow", ["--start-delay", "1500"]),
+      });
+      const client = await serve("--allow", "mcp__slow__ping", "serve", "--deferred", "list");
+      let changed = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
 
-    // Neither upstream is connected yet: the answer is the built-ins.
-    const first = (await client.listTools()).tools.map((t) => t.name);
-    expect(first).toContain("Read");
-    expect(first.filter((name) => name.startsWith("mcp__"))).toEqual([]);
-    const pending = await client.callTool({ name: "mcp__hung__anything", arguments: {} });
-    expect(pending.isError).toBe(true);
-    expect(text(pending)).toMatch(
-      /^Error: mcp__hung__anything cannot be called now: MCP server hung is still connecting \(for \d+ s; it gives up after 6 s\)\. Try again shortly\.$/,
-    );
+      // Neither upstream is connected yet: the answer is the built-ins.
+      const first = (await client.listTools()).tools.map((t) => t.name);
+      expect(first).toContain("Read");
+      expect(first.filter((name) => name.startsWith("mcp__"))).toEqual([]);
+      const pending = await client.callTool({ name: "mcp__hung__anything", arguments: {} });
+      expect(pending.isError).toBe(true);
+      expect(text(pending)).toMatch(
+        /^Error: mcp__hung__anything cannot be called now: MCP server hung is still connecting \(for \d+ s; it gives up after 6 s\)\. Try again shortly\.$/,
+      );
 
-    await eventually(() => changed > 0, "a list_changed notification");
-    const listed = async () => (await client.listTools()).tools.map((t) => t.name);
-    await eventually(async () => (await listed()).includes("mcp__slow__ping"), "the slow server's tools");
-    expect(await client.callTool({ name: "mcp__slow__ping", arguments: {} })).toMatchObject({
-      isError: false,
-      content: [{ type: "text", text: "pong" }],
-    });
+      await eventually(() => changed > 0, "a list_changed notification");
+      const listed = async () => (await client.listTools()).tools.map((t) => t.name);
+      await eventually(async () => (await listed()).includes("mcp__slow__ping"), "the slow server's tools");
+      expect(await client.callTool({ name: "mcp__slow__ping", arguments: {} })).toMatchObject({
+        isError: false,
+        content: [{ type: "text", text: "pong" }],
+      });
 
-    // The hung one gives up after its own timeout, and its tools' error says so.
-    const hungError = async () => text(await client.callTool({ name: "mcp__hung__anything", arguments: {} }));
-    await eventually(async () => (await hungError()).includes("failed"), "the hung server to time out");
-    expect(await hungError()).toBe(
-      "Error: mcp__hung__anything cannot be called now: MCP server hung failed: did not finish connecting within 6000 ms.",
-    );
-  }, 60_000);
+      // The hung one gives up after its own timeout, and its tools' error says so.
+      const hungError = async () =>
+        text(await client.callTool({ name: "mcp__hung__anything", arguments: {} }));
+      await eventually(async () => (await hungError()).includes("failed"), "the hung server to time out");
+      expect(await hungError()).toBe(
+        "Error: mcp__hung__anything cannot be called now: MCP server hung failed: did not finish connecting within 6000 ms.",
+      );
+    },
+    60_000,
+  );
 
   test("mcp list says once why a server failed: no duplicate transport noise", () => {
     writeServers({ hung: hungServer(300), wb: stdioConfig("well-behaved") });
@@ -104,23 +116,48 @@ describe("toolrt serve with a hung and a slow upstream", () => {
 });
 
 describe("an upstream tool's title, annotations, output schema and structured result, end to end", () => {
-  test("through toolrt serve: listed as the upstream said (read-only stays read-only), the call keeps structuredContent", async () => {
-    writeServers({ wb: stdioConfig("well-behaved") });
-    const client = await serve("--allow", "mcp__wb__add", "serve", "--deferred", "list", "--wait-for-servers", "30000");
-    const add = (await client.listTools()).tools.find((t) => t.name === "mcp__wb__add");
-    expect(add).toMatchObject({
-      title: "Add two numbers",
-      outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    });
-    const result = await client.callTool({ name: "mcp__wb__add", arguments: { a: 2, b: 3 } });
-    expect(result).toMatchObject({ isError: false, structuredContent: { sum: 5 } });
-    expect(text(result)).toBe('{\n  "sum": 5\n}');
-  }, 30_000);
+  test(
+    "through toolrt serve: listed as the upstream said (read-only stays read-only), the call keeps structuredContent",
+    async () => {
+      writeServers({ wb: stdioConfig("well-behaved") });
+      const client = await serve(
+        "--allow",
+        "mcp__wb__add",
+        "serve",
+        "--deferred",
+        "list",
+        "--wait-for-servers",
+        "30000",
+      );
+      const add = (await client.listTools()).tools.find((t) => t.name === "mcp__wb__add");
+      expect(add).toMatchObject({
+        title: "Add two numbers",
+        outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+      });
+      const result = await client.callTool({ name: "mcp__wb__add", arguments: { a: 2, b: 3 } });
+      expect(result).toMatchObject({ isError: false, structuredContent: { sum: 5 } });
+      expect(text(result)).toBe('{\n  "sum": 5\n}');
+    },
+    30_000,
+  );
 
   test("through toolrt run --json: structured_content beside the content", () => {
     writeServers({ wb: stdioConfig("well-behaved") });
-    const run = runCli([...globals(), "--allow", "mcp__wb__add", "run", "--json", "mcp__wb__add", '{"a":2,"b":3}'], {
+    const run = runCli([
+      ...globals(),
+      "--allow",
+      "mcp__wb__add",
+      "run",
+      "--json",
+      "mcp__wb__add",
+      '{"a":2,"b":3}',
+    ], {
       env: env(),
     });
     expect(run.code).toBe(0);

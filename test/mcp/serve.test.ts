@@ -15,7 +15,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { buildMcpBridgeTool, type McpToolDefinition } from "../../src/mcp/bridge-tool.ts";
-import { annotationsOf, createServeServer, type ServeOptions, serveHttp } from "../../src/mcp/serve.ts";
+import { annotationsOf, createServeServer, serveHttp, type ServeOptions } from "../../src/mcp/serve.ts";
 import { textBlock } from "../../src/tool/messages.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import type { AnyTool } from "../../src/tool/types.ts";
@@ -214,24 +214,35 @@ describe("deferred tools for clients that do not search", () => {
 
   test("list: every tool is listed, deferred ones included; a blanket deny still hides one", async () => {
     const client = await clientFor(sessionWith(tools()), undefined, { deferredTools: "list" });
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["Look", "ToolSearch", "mcp__srv__deep"]);
-    const denying = await clientFor(sessionWith(tools(), { deny: ["mcp__srv"] }), undefined, { deferredTools: "list" });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      "Look",
+      "ToolSearch",
+      "mcp__srv__deep",
+    ]);
+    const denying = await clientFor(sessionWith(tools(), { deny: ["mcp__srv"] }), undefined, {
+      deferredTools: "list",
+    });
     expect((await denying.listTools()).tools.map((t) => t.name)).toEqual(["Look", "ToolSearch"]);
   });
 });
 
 describe("an upstream MCP tool's own metadata through serve", () => {
   const upstream = (annotations: McpToolDefinition["annotations"]) =>
-    buildMcpBridgeTool("up", {
-      name: "stats",
-      title: "Repository statistics",
-      description: "Counts things",
-      inputSchema: { type: "object", properties: {} },
-      outputSchema: { type: "object", properties: { files: { type: "number" } }, required: ["files"] },
-      ...(annotations ? { annotations } : {}),
-    }, async () => ({ data: { content: [textBlock('{"files":3}')], structuredContent: { files: 3 } } }), {
-      alwaysLoad: true,
-    });
+    buildMcpBridgeTool(
+      "up",
+      {
+        name: "stats",
+        title: "Repository statistics",
+        description: "Counts things",
+        inputSchema: { type: "object", properties: {} },
+        outputSchema: { type: "object", properties: { files: { type: "number" } }, required: ["files"] },
+        ...(annotations ? { annotations } : {}),
+      },
+      async () => ({ data: { content: [textBlock('{"files":3}')], structuredContent: { files: 3 } } }),
+      {
+        alwaysLoad: true,
+      },
+    );
 
   test("title, hints, outputSchema and structuredContent arrive unchanged; read-only stays read-only", async () => {
     const client = await clientFor(
@@ -259,9 +270,16 @@ describe("an upstream MCP tool's own metadata through serve", () => {
   test("a hint never makes the export less careful than the source", () => {
     const exported = (a: McpToolDefinition["annotations"]) => annotationsOf(upstream(a));
     // Nothing said: possibly destructive, open world.
-    expect(exported(undefined)).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    expect(exported(undefined)).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: true,
+    });
     // Not read-only and explicitly not destructive: kept as said.
-    expect(exported({ destructiveHint: false })).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(exported({ destructiveHint: false })).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+    });
     // Contradictory claims: the cautious one wins.
     expect(exported({ readOnlyHint: true, destructiveHint: true })).toMatchObject({
       readOnlyHint: false,
@@ -309,7 +327,9 @@ async function* sseMessages(response: Response): AsyncGenerator<Record<string, u
     for (let end = buffer.indexOf("\n\n"); end !== -1; end = buffer.indexOf("\n\n")) {
       const event = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const data = event.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("");
+      const data = event.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join(
+        "",
+      );
       if (data) yield JSON.parse(data) as Record<string, unknown>;
     }
   }
@@ -374,7 +394,10 @@ describe("toolrt serve over HTTP", () => {
     expect(basicChallenge).toStartWith('Bearer realm="toolrt", error="invalid_request"');
     expect(basicBody).toBe(`the Authorization header must be 'Bearer <token>' with ${origin}`);
     const [status, challenge, body] = await attempt("Bearer wrong");
-    expect([status, body]).toEqual([401, `the bearer token is not the one this server accepts: use ${origin}`]);
+    expect([status, body]).toEqual([
+      401,
+      `the bearer token is not the one this server accepts: use ${origin}`,
+    ]);
     expect(challenge).toStartWith('Bearer realm="toolrt", error="invalid_token", error_description="');
   });
 
