@@ -2,7 +2,7 @@
  * MCP figures: the overhead of a call through `toolrt serve` against the same call in process,
  * and the time from a fixture server's restart to its tools being callable again.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,7 +14,7 @@ import { createServeServer, serveHttp } from "../src/mcp/serve.ts";
 import { ToolPool } from "../src/pool/tool-pool.ts";
 import { fakeTool } from "../test/helpers/fake-tools.ts";
 import { policySession } from "../test/helpers/policy-session.ts";
-import { entry, HttpFixture, stdioConfig } from "../test/mcp/fixtures.ts";
+import { entry, RemoteFixture, stdioConfig } from "../test/mcp/fixtures.ts";
 import { report, round, summarize, timeRuns } from "./support/lib.ts";
 
 const CALLS = 300;
@@ -70,24 +70,31 @@ async function timedClientCalls(client: Client, name: string, args: Record<strin
   );
   await manager.close();
 
-  const config = join(mkdtempSync(join(tmpdir(), "toolrt-bench-")), "servers.json");
+  const dir = mkdtempSync(join(tmpdir(), "toolrt-bench-"));
+  const config = join(dir, "servers.json");
   await Bun.write(config, JSON.stringify({ mcpServers: { wb: stdioConfig("well-behaved") } }));
   const client = new Client({ name: "bench", version: "1" });
   const main = join(import.meta.dir, "..", "src", "cli", "main.ts");
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [main, "--mcp-config", config, "--allow", "mcp__wb", "serve"],
+      args: [
+        main,
+        ...["--cwd", dir, "--state-dir", join(dir, "state"), "--mcp-config", config, "--allow", "mcp__wb"],
+        ...["serve", "--wait-for-servers", "30000"],
+      ],
       stderr: "ignore",
     }),
   );
+  // The first tools/list waits for the fixture to connect; the calls then go to a live server.
+  await client.listTools();
   const served = figure(
     "mcp.bridged_call.serve_stdio",
     await timedClientCalls(client, "mcp__wb__echo", { text: "x" }),
   );
   report("mcp.bridged_call.serve_stdio.overhead", { overhead_ms: round(served - inProcess) });
   await client.close();
-  await Bun.file(config).delete();
+  rmSync(dir, { recursive: true, force: true });
 }
 
 // Restart → callable: crash the server mid-call, then time until a call succeeds again. Over
@@ -96,7 +103,7 @@ async function timedClientCalls(client: Client, name: string, args: Record<strin
 const RESTARTS = 5;
 const reconnect = { baseDelayMs: 50, maxDelayMs: 1_000, maxAttempts: 100 };
 for (const kind of ["stdio", "http"] as const) {
-  const http = kind === "http" ? await HttpFixture.start("crashing") : undefined;
+  const http = kind === "http" ? await RemoteFixture.start("crashing") : undefined;
   const manager = new McpManager([entry("c", http ? http.config() : stdioConfig("crashing"))], {
     workspace: process.cwd(),
     reconnect,

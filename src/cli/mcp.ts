@@ -131,8 +131,8 @@ function remoteServer(globals: GlobalOptions, name: string): { url: string } {
     throw new UsageError(`no MCP server named ${name} (configured: ${known})`);
   }
   const { value, missing } = expandServerConfig(entry.config, process.env);
-  if (value.type === "stdio") {
-    throw new UsageError(`${name} is a stdio server; OAuth is for http and sse servers`);
+  if (value.type === "stdio" || value.type === "ws") {
+    throw new UsageError(`${name} is a ${value.type} server; OAuth is for http and sse servers`);
   }
   if (missing.length > 0) {
     throw new UsageError(`${name}'s URL needs environment variables: ${missing.join(", ")}`);

@@ -1,7 +1,7 @@
 /**
  * MCP server configuration in Claude Code's `.mcp.json` shape: `{ "mcpServers": { name: server } }`
- * where a server is stdio (`command`, `args`, `env`), Streamable HTTP (`url`, `headers`) or legacy
- * SSE. `type` may be omitted: `command` means stdio, `url` means http. `${VAR}` and
+ * where a server is stdio (`command`, `args`, `env`), Streamable HTTP (`url`, `headers`), legacy
+ * SSE, or WebSocket (`ws://`, `wss://`). `type` may be omitted: `command` means stdio, `url` means http. `${VAR}` and
  * `${VAR:-default}` are expanded from the environment in commands, arguments, env, urls and headers.
  */
 import { z } from "zod";
@@ -32,7 +32,19 @@ const RemoteServer = (type: "http" | "sse") =>
     ...common,
   });
 
-const ServerSchema = z.discriminatedUnion("type", [StdioServer, RemoteServer("http"), RemoteServer("sse")]);
+/** The SDK's WebSocket transport sends no headers: such a server cannot take a token. */
+const WebSocketServer = z.strictObject({
+  type: z.literal("ws"),
+  url: z.url({ protocol: /^wss?$/, error: "url must be a ws(s) URL" }),
+  ...common,
+});
+
+const ServerSchema = z.discriminatedUnion("type", [
+  StdioServer,
+  RemoteServer("http"),
+  RemoteServer("sse"),
+  WebSocketServer,
+]);
 
 export type McpServerConfig = z.infer<typeof ServerSchema>;
 export type McpTransportType = McpServerConfig["type"];
@@ -41,11 +53,11 @@ export class McpConfigError extends Error {
   override name = "McpConfigError";
 }
 
-/** `type` is optional in the file: a `command` makes a stdio server, a `url` an HTTP one. */
+/** `type` is optional in the file: a `command` makes a stdio server, a `url` an HTTP one (ws:// a WebSocket one). */
 function withInferredType(raw: unknown): unknown {
   if (!raw || typeof raw !== "object" || Array.isArray(raw) || "type" in raw) return raw;
   if ("command" in raw) return { type: "stdio", ...raw };
-  if ("url" in raw) return { type: "http", ...raw };
+  if ("url" in raw) return { type: /^wss?:/i.test(String(raw.url)) ? "ws" : "http", ...raw };
   return raw;
 }
 
@@ -56,7 +68,7 @@ export function parseServerConfig(raw: unknown, where: string): McpServerConfig 
   const issue = parsed.error.issues[0]!;
   const field = issue.path.length > 0 ? `.${issue.path.join(".")}` : "";
   const message = issue.code === "invalid_union"
-    ? "expected `command` (stdio) or `url` (http, sse), or a `type` of stdio, http or sse"
+    ? "expected `command` (stdio) or `url` (http, sse, ws), or a `type` of stdio, http, sse or ws"
     : issue.message;
   throw new McpConfigError(`${where}${field}: ${message}`);
 }
@@ -105,6 +117,8 @@ export function expandServerConfig(
       env: expandRecord(config.env),
       ...(config.cwd ? { cwd: expand(config.cwd) } : {}),
     }
+    : config.type === "ws"
+    ? { ...config, url: expand(config.url) }
     : { ...config, url: expand(config.url), headers: expandRecord(config.headers) };
   return { value, missing: [...missing] };
 }

@@ -3,6 +3,7 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { WebSocketClientTransport } from "@modelcontextprotocol/sdk/client/websocket.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "./config.ts";
 import { ProcessGroupStdioTransport } from "./stdio-transport.ts";
@@ -36,6 +37,8 @@ export function openTransport(
         stderrTail: () => "",
       };
     }
+    case "ws":
+      return { transport: new WebSocketClientTransport(new URL(config.url)), stderrTail: () => "" };
     case "sse": {
       const init = { requestInit: { headers: config.headers }, ...(authProvider ? { authProvider } : {}) };
       return { transport: new SSEClientTransport(new URL(config.url), init), stderrTail: () => "" };

@@ -1,11 +1,12 @@
 /** The MCP client against the fixture servers, every fault over both stdio and Streamable HTTP. */
 import { afterEach, describe, expect, test } from "bun:test";
+import { parseServerConfig } from "../../src/mcp/config.ts";
 import { McpManager } from "../../src/mcp/manager.ts";
 import { ToolPool } from "../../src/pool/tool-pool.ts";
 import type { ContentBlock } from "../../src/tool/messages.ts";
 import { createToolContext } from "../../src/tool/context.ts";
 import type { ToolContext } from "../../src/tool/types.ts";
-import { entry, HttpFixture, stdioConfig, type TransportKind, withTransport } from "./fixtures.ts";
+import { entry, RemoteFixture, stdioConfig, type TransportKind, withTransport } from "./fixtures.ts";
 
 const FAST_RECONNECT = { baseDelayMs: 20, maxDelayMs: 200, maxAttempts: 100 };
 const cleanups: (() => unknown)[] = [];
@@ -150,7 +151,7 @@ for (const kind of ["stdio", "http"] as TransportKind[]) {
 
 describe("over http only", () => {
   test("HTTP 404 with -32001 (session expired): re-initialized and the call still succeeds", async () => {
-    const http = await HttpFixture.start("well-behaved");
+    const http = await RemoteFixture.start("well-behaved");
     cleanups.push(() => http.stop());
     const { call, status } = await connect([["wb", http.config()]]);
     await call("mcp__wb__expire_session");
@@ -159,7 +160,7 @@ describe("over http only", () => {
   });
 
   test("HTTP 401: needs-auth, and a token in headers connects", async () => {
-    const http = await HttpFixture.start("well-behaved", ["--require-token", "s3cret"]);
+    const http = await RemoteFixture.start("well-behaved", ["--require-token", "s3cret"]);
     cleanups.push(() => http.stop());
     const { status } = await connect([["locked", http.config()], [
       "open",
@@ -212,5 +213,46 @@ describe("connecting", () => {
       ["disabled", "denied by managed policy"],
       ["disabled", "environment variable not set: NOT_SET_ANYWHERE"],
     ]);
+  });
+});
+
+describe("over WebSocket", () => {
+  const start = async (name: "well-behaved" | "crashing" | "changing") => {
+    const ws = await RemoteFixture.start(name, [], "ws");
+    cleanups.push(() => ws.stop());
+    return ws;
+  };
+
+  test("connected, its tools in the pool, calls work, structured content kept", async () => {
+    const ws = await start("well-behaved");
+    const { call, status, pool } = await connect([["wb", ws.config()]]);
+    expect(status("wb")).toMatchObject({ status: "connected", transport: "ws", toolCount: 8 });
+    expect(await call("mcp__wb__echo", { text: "over a socket" })).toEqual({
+      isError: false,
+      text: "over a socket",
+    });
+    const add = pool.find("mcp__wb__add")!;
+    expect(add.title).toBe("Add two numbers");
+    const result = await add.call({ a: 1, b: 2 }, ctx(), () => {});
+    expect(add.structuredContent?.(result.data)).toEqual({ sum: 3 });
+  });
+
+  test("a server that crashes mid-call: is_error, then once it is back the connection is too", async () => {
+    const ws = await start("crashing");
+    const { call, status } = await connect([["c", ws.config()]]);
+    expect((await call("mcp__c__crash")).text).toContain("connection was lost during the call");
+    await ws.restart();
+    expect(await call("mcp__c__echo", { text: "back" })).toEqual({ isError: false, text: "back" });
+    expect(status("c").status).toBe("connected");
+  });
+
+  test("a ws:// url alone means a WebSocket server", () => {
+    expect(parseServerConfig({ url: "ws://127.0.0.1:1/" }, "test")).toEqual({
+      type: "ws",
+      url: "ws://127.0.0.1:1/",
+    });
+    expect(() => parseServerConfig({ type: "ws", url: "http://x/" }, "test")).toThrow(
+      "url must be a ws(s) URL",
+    );
   });
 });

@@ -29,21 +29,28 @@ export function entry(name: string, config: McpServerConfig): McpServerEntry {
   return { name, scope: "flag", file: "test", config };
 }
 
-/** A fixture serving Streamable HTTP in its own process; `restart()` brings it back on the same port. */
-export class HttpFixture {
+/**
+ * A fixture serving Streamable HTTP (or WebSocket) in its own process; `restart()` brings it back
+ * on the same port.
+ */
+export class RemoteFixture {
   #process: ReturnType<typeof Bun.spawn> | undefined;
   url = "";
 
-  private constructor(readonly name: FixtureName, readonly args: string[]) {}
+  private constructor(readonly name: FixtureName, readonly args: string[], readonly over: "http" | "ws") {}
 
-  static async start(name: FixtureName, args: string[] = []): Promise<HttpFixture> {
-    const fixture = new HttpFixture(name, args);
+  static async start(
+    name: FixtureName,
+    args: string[] = [],
+    over: "http" | "ws" = "http",
+  ): Promise<RemoteFixture> {
+    const fixture = new RemoteFixture(name, args, over);
     await fixture.#spawn("0");
     return fixture;
   }
 
   config(headers: Record<string, string> = {}): McpServerConfig {
-    return { type: "http", url: this.url, headers };
+    return this.over === "ws" ? { type: "ws", url: this.url } : { type: "http", url: this.url, headers };
   }
 
   async restart(): Promise<void> {
@@ -57,7 +64,7 @@ export class HttpFixture {
   }
 
   async #spawn(port: string): Promise<void> {
-    const proc = Bun.spawn(fixtureArgv(this.name, [...this.args, "--http", port]), {
+    const proc = Bun.spawn(fixtureArgv(this.name, [...this.args, `--${this.over}`, port]), {
       stdout: "pipe",
       stderr: "inherit",
     });
@@ -79,8 +86,8 @@ export async function withTransport(
   kind: TransportKind,
   name: FixtureName,
   args: string[] = [],
-): Promise<{ config: McpServerConfig; http?: HttpFixture; stop(): void }> {
+): Promise<{ config: McpServerConfig; http?: RemoteFixture; stop(): void }> {
   if (kind === "stdio") return { config: stdioConfig(name, args), stop: () => {} };
-  const http = await HttpFixture.start(name, args);
+  const http = await RemoteFixture.start(name, args);
   return { config: http.config(), http, stop: () => http.stop() };
 }

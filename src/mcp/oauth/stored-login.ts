@@ -13,7 +13,7 @@ export function storedLogin(
   server: string,
   config: McpServerConfig,
 ): OAuthClientProvider | undefined {
-  if (config.type === "stdio") return undefined;
+  if (config.type === "stdio" || config.type === "ws") return undefined;
   const store = new OAuthStore(stateDir, server, config.url);
   const stored = store.read();
   return stored.tokens || stored.clientInformation ? new StoredOAuthProvider(server, store) : undefined;
