@@ -1,7 +1,10 @@
-/** `toolrt mcp list` and `toolrt mcp approve`: configured MCP servers, their state, and approvals. */
+/**
+ * `toolrt mcp list|login|logout|approve`: configured MCP servers, their state, OAuth logins, and
+ * approvals of project servers.
+ */
+import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { McpApprovals } from "../mcp/approvals.ts";
-import { createInterface } from "node:readline";
 import { describeServerConfig, expandServerConfig, McpConfigError } from "../mcp/config.ts";
 import { defaultMcpConfigFiles, loadMcpConfig, type PluginMcpServers } from "../mcp/config-sources.ts";
 import type { McpManager, McpServerStatus } from "../mcp/manager.ts";
@@ -63,12 +66,14 @@ export function register(program: Command): void {
           url: server.url,
           port,
           pastedRedirect: pasted.line,
-          onAuthorizationUrl: (url, redirectUrl) =>
+          onAuthorizationUrl: (url, redirectUrl) => {
             console.log(
               `Open this URL in a browser to let toolrt use ${name}:\n\n  ${url}\n\n` +
                 `Waiting for the redirect to ${redirectUrl}. If the browser runs on another machine, ` +
                 `paste here the address it was sent to.`,
-            ),
+            );
+            openInBrowser(url);
+          },
         });
         console.log(`logged in to ${name}; tokens saved in ${file}`);
       } finally {
@@ -138,6 +143,22 @@ function remoteServer(globals: GlobalOptions, name: string): { url: string } {
     throw new UsageError(`${name}'s URL needs environment variables: ${missing.join(", ")}`);
   }
   return { url: value.url };
+}
+
+/**
+ * Opens the URL with `$BROWSER` when it is set (a command line; `%s` marks where the URL goes, else
+ * it comes last), as other command-line tools do; otherwise the printed URL is all there is.
+ */
+function openInBrowser(url: string): void {
+  const browser = process.env.BROWSER?.trim();
+  if (!browser) return;
+  const words = browser.split(/\s+/);
+  const argv = words.includes("%s") ? words.map((w) => (w === "%s" ? url : w)) : [...words, url];
+  try {
+    Bun.spawn(argv, { stdio: ["ignore", "ignore", "ignore"] });
+  } catch (error) {
+    console.error(`toolrt: could not start $BROWSER (${browser}): ${(error as Error).message}`);
+  }
 }
 
 /** The first line typed on a terminal, if any: a pasted redirect address. */
