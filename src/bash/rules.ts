@@ -127,7 +127,13 @@ export function judge(words: Word[]): Verdict {
   const name = basename(texts[0] ?? "");
   const args = texts.slice(1);
   const spec = specFor(name);
-  const verdict: Verdict = { readOnly: false, noAutoAllow: [], ruleWords: [name, ...args], paths: [], reasons: [] };
+  const verdict: Verdict = {
+    readOnly: false,
+    noAutoAllow: [],
+    ruleWords: [name, ...args],
+    paths: [],
+    reasons: [],
+  };
   if (spec) {
     const judged = judgeWithSpec(name, spec, words.slice(1));
     Object.assign(verdict, {
@@ -141,7 +147,9 @@ export function judge(words: Word[]): Verdict {
     verdict.paths = extractPaths(name, args);
     verdict.reasons.push(`${name} has no spec of what its arguments mean`);
     const dashDash = args.indexOf("--");
-    if (words.slice(1).some((w, i) => w.glob && /^[-*?[]/.test(w.text) && (dashDash === -1 || i < dashDash))) {
+    if (
+      words.slice(1).some((w, i) => w.glob && /^[-*?[]/.test(w.text) && (dashDash === -1 || i < dashDash))
+    ) {
       verdict.noAutoAllow.push(
         `an unquoted glob in ${name}'s arguments could expand to a file name that acts as an option`,
       );

@@ -57,8 +57,10 @@ function tableOf(spec: CommandSpec, inherited: readonly OptionSpec[]): Table {
       else table.whole.set(name, option);
     }
     const roles = [option.role ?? "plain", ...(option.values ?? [])];
-    if (roles.some((r) => !HARMLESS_GLOB_ROLES.has(r)) || option.changes || option.until) table.globSafe = false;
-    if (roles.some((r) => r === "program" || r === "code") || option.until) table.runs = true;
+    if (roles.some((r) => !HARMLESS_GLOB_ROLES.has(r)) || option.changes || option.until) {
+      table.globSafe = false;
+    }
+    if (roles.some((r) => r === "program" || r === "code")) table.runs = true;
   }
   tables.set(spec, table);
   return table;
@@ -102,7 +104,9 @@ function resolveLong(name: string, table: Table, style: CommandSpec["long"]): Lo
   const found = new Map<OptionSpec, { name: string; negated: boolean }>();
   for (const [long, option] of table.long) {
     if (long.startsWith(name)) found.set(option, { name: long, negated: false });
-    else if (negatable && `no-${long}`.startsWith(name)) found.set(option, { name: `no-${long}`, negated: true });
+    else if (negatable && `no-${long}`.startsWith(name)) {
+      found.set(option, { name: `no-${long}`, negated: true });
+    }
   }
   if (found.size > 1) return { ambiguous: [...found.values()].map((f) => `--${f.name}`) };
   const [only] = found;
@@ -123,6 +127,13 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   let stopped = false;
   const label = () => [name, ...subcommands].join(" ");
   const refuse = (why: string) => reasons.push(why);
+  /** Reasons no prefix rule may cover the command, found while reading the words. */
+  const blocks: string[] = [];
+  /** An unknown option where the spec says unknown options may run programs. */
+  const unknown = (why: string) => {
+    refuse(why);
+    if (level.spec.unknownOptionsRun) blocks.push(`${why}; it may run another program`);
+  };
 
   const texts = words.map((w) => w.text);
   if (spec.oldStyleFirstWord && texts[0] !== undefined && /^[A-Za-z]+$/.test(texts[0])) {
@@ -144,7 +155,14 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   }
 
   function flagUse(option: OptionSpec, given: string): Use {
-    return { key: option.names[0]!, role: option.role ?? "plain", text: given, label: given, option, flag: true };
+    return {
+      key: option.names[0]!,
+      role: option.role ?? "plain",
+      text: given,
+      label: given,
+      option,
+      flag: true,
+    };
   }
 
   function addValues(option: OptionSpec, given: string, values: readonly string[]): void {
@@ -169,7 +187,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       const attached = eq === -1 ? undefined : text.slice(eq + 1);
       const match = style === "none" ? undefined : resolveLong(bare, table, style);
       if (match === undefined) {
-        refuse(`${label()}: unknown option ${text.slice(0, eq === -1 ? undefined : eq)}`);
+        unknown(`${label()}: unknown option ${text.slice(0, eq === -1 ? undefined : eq)}`);
         return 1;
       }
       if ("ambiguous" in match) {
@@ -190,14 +208,14 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     }
     if (level.spec.numberOption && /^-\d+$/.test(text)) return 1;
     if (level.spec.cluster === false && text.length > 2) {
-      refuse(`${label()}: unknown option ${text}`);
+      unknown(`${label()}: unknown option ${text}`);
       return 1;
     }
     for (let j = 1; j < text.length; j++) {
       const letter = text[j]!;
       const option = table.short.get(letter);
       if (!option) {
-        refuse(`${label()}: unknown option -${letter}${text.length > 2 ? ` (in ${text})` : ""}`);
+        unknown(`${label()}: unknown option -${letter}${text.length > 2 ? ` (in ${text})` : ""}`);
         return 1;
       }
       if (takesValue(option)) {
@@ -209,7 +227,12 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     return 1;
   }
 
-  function optionWithValue(option: OptionSpec, given: string, attached: string | undefined, i: number): number {
+  function optionWithValue(
+    option: OptionSpec,
+    given: string,
+    attached: string | undefined,
+    i: number,
+  ): number {
     if (option.until) {
       let end = i + 1;
       while (end < texts.length && !option.until.includes(texts[end]!)) end++;
@@ -247,7 +270,10 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     const optionLike = optionsOpen &&
       ((text.length > 1 && text.startsWith("-")) || level.table.whole.has(text));
     if (optionsOpen && word.glob && /^[-*?[]/.test(text) && !level.table.globSafe) {
-      refuse(`an unquoted glob in ${label()}'s arguments could expand to a file name that acts as an option`);
+      const why =
+        `an unquoted glob in ${label()}'s arguments could expand to a file name that acts as an option`;
+      refuse(why);
+      if (level.table.runs) blocks.push(why);
     }
     if (optionsOpen && level.spec.plus && text.startsWith("+")) {
       const plus = level.spec.plus;
@@ -266,6 +292,13 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       const sub = findSubcommand(level.spec, text);
       if (!sub) {
         refuse(`${label()} ${text}: not a subcommand known to only read`);
+        if (
+          level.spec.unknownOptionsRun && words.slice(i + 1).some((w) => w.glob && /^[-*?[]/.test(w.text))
+        ) {
+          blocks.push(
+            `an unquoted glob in ${label()} ${text}'s arguments could expand to a file name that acts as an option`,
+          );
+        }
         stopped = true;
         break;
       }
@@ -296,7 +329,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   const verdict: SpecVerdict = {
     readOnly: false,
     reasons,
-    noAutoAllow: [],
+    noAutoAllow: blocks,
     paths: [],
     ruleWords: [name, ...(spec.rulesSkipGlobals ? texts.slice(ruleStart) : texts)],
     subcommands,
@@ -343,7 +376,7 @@ function assignOperands(
   }
   let right = operands.length;
   for (let s = after.length - 1; s >= 0 && right > left; s--) placed[--right] = after[s];
-  if (repeat !== -1) for (let k = left; k < right; k++) placed[k] = slots[repeat];
+  if (repeat !== -1) { for (let k = left; k < right; k++) placed[k] = slots[repeat]; }
   const siblings = operands.map((w) => w.text);
   operands.forEach((word, k) => {
     const slot = placed[k];
@@ -351,7 +384,15 @@ function assignOperands(
     if (slot.pattern !== undefined && !new RegExp(slot.pattern).test(word.text)) {
       return refuse(`${label}: operand ${word.text} is not of the form the command only reads with`);
     }
-    uses.push({ key: slot.name ?? "", role: slot.role, text: word.text, label: "operand", slot, siblings, index: k });
+    uses.push({
+      key: slot.name ?? "",
+      role: slot.role,
+      text: word.text,
+      label: "operand",
+      slot,
+      siblings,
+      index: k,
+    });
   });
   if (operands.length === 0) {
     for (const slot of slots) {

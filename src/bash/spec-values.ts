@@ -36,10 +36,19 @@ const CHECKERS: Record<Check, Checker> = {
     return risk ? { runs: risk } : {};
   },
   "secret-name": (text) =>
-    printableVariable(text) ? {} : { problem: `prints $${text}, which may hold a secret` },
+    text === ""
+      ? { problem: "prints every environment variable, secrets included" }
+      : printableVariable(text)
+      ? {}
+      : { problem: `prints $${text}, which may hold a secret` },
 };
 
-export function checkValue(check: Check, text: string, siblings: readonly string[], index: number): CheckResult {
+export function checkValue(
+  check: Check,
+  text: string,
+  siblings: readonly string[],
+  index: number,
+): CheckResult {
   return CHECKERS[check](text, siblings, index);
 }
 
@@ -56,7 +65,9 @@ export function evaluationRisk(text: string, role: Role): string | undefined {
   }
   const subscript = /^[A-Za-z_]\w*\[([\s\S]*)\]$/.exec(text)?.[1];
   return subscript !== undefined && /[$`]/.test(subscript)
-    ? `bash evaluates the subscript of ${JSON.stringify(text)} arithmetically, and command substitutions in it run`
+    ? `bash evaluates the subscript of ${
+      JSON.stringify(text)
+    } arithmetically, and command substitutions in it run`
     : undefined;
 }
 
@@ -81,7 +92,9 @@ function sedScript(text: string): CheckResult {
  */
 function awkProgram(program: string): CheckResult {
   const text = program.replace(/\\\r?\n/g, "");
-  if (/\bsystem\b|@/.test(text)) return { runs: "the awk program runs commands (system() or gawk's @ forms)" };
+  if (/\bsystem\b|@/.test(text)) {
+    return { runs: "the awk program runs commands (system() or gawk's @ forms)" };
+  }
   if (/\bgetline\b/.test(text)) {
     return /\|/.test(text)
       ? { runs: "the awk program runs a command and reads its output (| getline)" }
@@ -91,7 +104,7 @@ function awkProgram(program: string): CheckResult {
   if (firstPrint !== -1 && /[>|]/.test(text.slice(firstPrint).replace(/\|\|/g, ""))) {
     return /\|/.test(text.slice(firstPrint).replace(/\|\|/g, ""))
       ? { runs: "the awk program pipes its output to a command" }
-      : { problem: "the awk program writes to a file (print >)" };
+      : { runs: "the awk program writes files (print >)" };
   }
   if (/\b(?:ENVIRON|PROCINFO|SYMTAB|FUNCTAB)\b/.test(text)) {
     return { problem: "the awk program reads the environment, which holds secrets" };
@@ -113,7 +126,9 @@ function jqFilter(filter: string): CheckResult {
 
 /** BSD-style ps words (`aux`): `e` shows environments; letters that take a value are not followed. */
 function psBsdWord(word: string): CheckResult {
-  if (word.includes("e")) return { problem: `ps ${word}: 'e' shows every process's environment, which holds secrets` };
+  if (word.includes("e")) {
+    return { problem: `ps ${word}: 'e' shows every process's environment, which holds secrets` };
+  }
   return /^[acfghjlmnrsuvwxHLSTXZ]+$/.test(word)
     ? {}
     : { problem: `ps ${word}: not a BSD option word known to only read` };

@@ -144,6 +144,8 @@ export interface CommandSpec {
   subcommands?: Readonly<Record<string, CommandSpec>>;
   /** Other names of this subcommand (`ls` for `list`). */
   aliases?: readonly string[];
+  /** An unknown option here may run a program (git's global options): no prefix rule covers it. */
+  unknownOptionsRun?: boolean;
   /** Permission rules see `name subcommand args`, the options before the subcommand left out (git). */
   rulesSkipGlobals?: boolean;
   tests?: SpecTests;

@@ -24,14 +24,19 @@ const TEST: CommandSpec = {
   dashDash: false,
   operands: [{ role: "plain", repeat: true, optional: true, check: "test-expression" }],
   tests: {
-    readOnly: ["test -f package.json", "[ -d src ]", "test -v HOME"],
+    readOnly: ["test -f package.json", "test -v HOME"],
     notReadOnly: ["test -v 'a[$(id)]'", "[ -v 'x[`id`]' ]"],
   },
 };
 
 export const BUILTINS: SpecFamily = {
   cd: CD,
-  pushd: { ...CD, summary: "push a directory on the stack and go there", options: flags("-n"), tests: undefined },
+  pushd: {
+    ...CD,
+    summary: "push a directory on the stack and go there",
+    options: flags("-n"),
+    tests: undefined,
+  },
   popd: {
     summary: "pop the directory stack",
     long: "none",
@@ -75,9 +80,24 @@ export const BUILTINS: SpecFamily = {
   },
   test: TEST,
   "[": TEST,
-  true: { summary: "do nothing, successfully", long: "none", unknownOptionsAreOperands: true, operands: ANYTHING },
-  false: { summary: "do nothing, unsuccessfully", long: "none", unknownOptionsAreOperands: true, operands: ANYTHING },
-  ":": { summary: "do nothing (its words are still expanded)", long: "none", unknownOptionsAreOperands: true, operands: ANYTHING },
+  true: {
+    summary: "do nothing, successfully",
+    long: "none",
+    unknownOptionsAreOperands: true,
+    operands: ANYTHING,
+  },
+  false: {
+    summary: "do nothing, unsuccessfully",
+    long: "none",
+    unknownOptionsAreOperands: true,
+    operands: ANYTHING,
+  },
+  ":": {
+    summary: "do nothing (its words are still expanded)",
+    long: "none",
+    unknownOptionsAreOperands: true,
+    operands: ANYTHING,
+  },
   type: {
     summary: "how a name would be interpreted",
     long: "none",

@@ -31,10 +31,20 @@ const containers = (name: string): CommandSpec => ({
   permute: false,
   options: [...CONTAINER_GLOBAL, ...flags("-v --version"), ...HELP],
   subcommands: {
-    ps: ro("list containers", [...flags("-a --all", "-l --latest", "--no-trunc", "-q --quiet", "-s --size"), ...FORMAT, ...values("-n --last")], { operands: NONE }),
-    images: ro("list images", [...flags("-a --all", "--digests", "--no-trunc", "-q --quiet", "--tree"), ...FORMAT]),
+    ps: ro("list containers", [
+      ...flags("-a --all", "-l --latest", "--no-trunc", "-q --quiet", "-s --size"),
+      ...FORMAT,
+      ...values("-n --last"),
+    ], { operands: NONE }),
+    images: ro("list images", [
+      ...flags("-a --all", "--digests", "--no-trunc", "-q --quiet", "--tree"),
+      ...FORMAT,
+    ]),
     inspect: ro("low-level object information", [...FORMAT, ...flags("-s --size"), ...values("--type")]),
-    logs: ro("container logs", [...flags("-f --follow", "-t --timestamps", "--details"), ...values("--since", "--until", "-n --tail")]),
+    logs: ro("container logs", [
+      ...flags("-f --follow", "-t --timestamps", "--details"),
+      ...values("--since", "--until", "-n --tail"),
+    ]),
     version: ro("version", FORMAT, { operands: NONE }),
     info: ro("system information", FORMAT, { operands: NONE }),
     history: ro("image history", [...flags("-H --human", "--no-trunc", "-q --quiet"), ...FORMAT]),
@@ -48,9 +58,23 @@ const containers = (name: string): CommandSpec => ({
 });
 
 const KUBE_GLOBAL: OptionSpec[] = [
-  ...values("-n --namespace", "--context", "--cluster", "--user", "-s --server", "--as", "--as-group", "--as-uid"),
+  ...values(
+    "-n --namespace",
+    "--context",
+    "--cluster",
+    "--user",
+    "-s --server",
+    "--as",
+    "--as-group",
+    "--as-uid",
+  ),
   ...values("--request-timeout", "-v --v", "--tls-server-name", "--log-flush-frequency", "--vmodule"),
-  ...flags("--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--disable-compression"),
+  ...flags(
+    "--insecure-skip-tls-verify",
+    "--match-server-version",
+    "--warnings-as-errors",
+    "--disable-compression",
+  ),
   ...values("--certificate-authority", "--client-certificate", "--client-key").map((o) => ({
     ...o,
     role: "read" as const,
@@ -60,8 +84,22 @@ const KUBE_GLOBAL: OptionSpec[] = [
   opt("--cache-dir", { role: "write" }),
 ];
 const KUBE_OUTPUT = [
-  ...values("-o --output", "-l --selector", "--field-selector", "--sort-by", "-L --label-columns", "--template"),
-  ...flags("-A --all-namespaces", "-w --watch", "--watch-only", "--show-labels", "--no-headers", "--show-kind"),
+  ...values(
+    "-o --output",
+    "-l --selector",
+    "--field-selector",
+    "--sort-by",
+    "-L --label-columns",
+    "--template",
+  ),
+  ...flags(
+    "-A --all-namespaces",
+    "-w --watch",
+    "--watch-only",
+    "--show-labels",
+    "--no-headers",
+    "--show-kind",
+  ),
   ...flags("--ignore-not-found", "--show-managed-fields", "-R --recursive"),
   ...values("--chunk-size", "--subresource", "--raw"),
   opt("-f --filename", { role: "read" }),
@@ -76,15 +114,29 @@ const kubectl: CommandSpec = {
   options: HELP,
   subcommands: {
     get: ro("display resources", KUBE_OUTPUT),
-    describe: ro("describe resources", [...KUBE_OUTPUT, ...flags("--show-events"), ...values("--show-events")]),
+    describe: ro("describe resources", [
+      ...KUBE_OUTPUT,
+      ...flags("--show-events"),
+      ...values("--show-events"),
+    ]),
     logs: ro("container logs", [
       ...values("-c --container", "--since", "--since-time", "--tail", "-l --selector", "--max-log-requests"),
       ...values("--pod-running-timeout"),
-      ...flags("-f --follow", "-p --previous", "--timestamps", "--all-containers", "--prefix", "--ignore-errors"),
+      ...flags(
+        "-f --follow",
+        "-p --previous",
+        "--timestamps",
+        "--all-containers",
+        "--prefix",
+        "--ignore-errors",
+      ),
       ...flags("--all-pods", "--insecure-skip-tls-verify-backend"),
     ]),
     version: ro("version", [...values("-o --output"), ...flags("--client")], { operands: NONE }),
-    explain: ro("documentation of resources", [...flags("--recursive"), ...values("--api-version", "--output")]),
+    explain: ro("documentation of resources", [
+      ...flags("--recursive"),
+      ...values("--api-version", "--output"),
+    ]),
     "api-resources": ro("supported resources", [
       ...values("-o --output", "--sort-by", "--api-group", "--verbs", "--categories"),
       ...flags("--namespaced", "--no-headers", "--cached"),
@@ -103,7 +155,10 @@ const kubectl: CommandSpec = {
     top: {
       summary: "resource usage",
       subcommands: {
-        node: ro("node usage", [...values("-l --selector", "--sort-by"), ...flags("--no-headers", "--show-capacity")], {
+        node: ro("node usage", [
+          ...values("-l --selector", "--sort-by"),
+          ...flags("--no-headers", "--show-capacity"),
+        ], {
           aliases: ["nodes", "no"],
         }),
         pod: ro("pod usage", [
@@ -114,8 +169,16 @@ const kubectl: CommandSpec = {
     },
   },
   tests: {
-    readOnly: ["kubectl get pods -n prod -o wide", "kubectl -n prod get pods", "kubectl logs -f api-1 --tail=20"],
-    notReadOnly: ["kubectl delete pod api", "kubectl apply -f x.yaml", "kubectl get pods --kubeconfig /tmp/k"],
+    readOnly: [
+      "kubectl get pods -n prod -o wide",
+      "kubectl -n prod get pods",
+      "kubectl logs -f api-1 --tail=20",
+    ],
+    notReadOnly: [
+      "kubectl delete pod api",
+      "kubectl apply -f x.yaml",
+      "kubectl get pods --kubeconfig /tmp/k",
+    ],
   },
 };
 
@@ -125,15 +188,40 @@ const ghGroup = (actions: Record<string, OptionSpec[]>): CommandSpec => ({
   subcommands: Object.fromEntries(Object.entries(actions).map(([a, o]) => [a, ro(a, [...o, ...GH_REPO])])),
 });
 const GH_LIST = [
-  ...values("-L --limit", "-s --state", "-l --label", "-A --author", "-a --assignee", "-S --search", "-B --base"),
+  ...values(
+    "-L --limit",
+    "-s --state",
+    "-l --label",
+    "-A --author",
+    "-a --assignee",
+    "-S --search",
+    "-B --base",
+  ),
   ...values("-H --head", "--json", "-q --jq", "-t --template", "-b --branch", "-u --user", "-w --workflow"),
-  ...values("-e --event", "-k --key", "-r --ref", "--order", "--sort", "--app", "-c --commit", "-m --mention"),
+  ...values(
+    "-e --event",
+    "-k --key",
+    "-r --ref",
+    "--order",
+    "--sort",
+    "--app",
+    "-c --commit",
+    "-m --mention",
+  ),
   ...values("--milestone"),
   ...flags("-w --web", "--draft", "-a --all", "--exclude-drafts", "--exclude-pre-releases"),
 ];
 const GH_VIEW = [
   ...values("--json", "-q --jq", "-t --template", "-j --job", "-a --attempt", "-b --branch", "-r --ref"),
-  ...flags("-w --web", "-c --comments", "--log", "--log-failed", "-v --verbose", "--exit-status", "-y --yaml"),
+  ...flags(
+    "-w --web",
+    "-c --comments",
+    "--log",
+    "--log-failed",
+    "-v --verbose",
+    "--exit-status",
+    "-y --yaml",
+  ),
   ...flags("--raw", "--watch", "--required", "--fail-fast", "--name-only", "--patch", "--color"),
   ...values("-i --interval", "--color"),
 ];
@@ -148,7 +236,10 @@ export const DEV: SpecFamily = {
     permute: false,
     persistent: [...values("-n --namespace", "--kube-context"), ...flags("--debug"), ...HELP],
     subcommands: {
-      list: ro("releases", [...flags("-a --all", "-A --all-namespaces", "-q --short"), ...values("-o --output", "-f --filter")], {
+      list: ro("releases", [
+        ...flags("-a --all", "-A --all-namespaces", "-q --short"),
+        ...values("-o --output", "-f --filter"),
+      ], {
         aliases: ["ls"],
       }),
       status: ro("release status", [...values("-o --output", "--revision"), ...flags("--show-desc")]),
@@ -157,11 +248,16 @@ export const DEV: SpecFamily = {
       get: {
         summary: "release details",
         subcommands: Object.fromEntries(
-          ["all", "hooks", "manifest", "metadata", "notes", "values"].map((s) => [s, ro(s, [...values("--revision", "-o --output"), ...flags("-a --all")])]),
+          ["all", "hooks", "manifest", "metadata", "notes", "values"].map((
+            s,
+          ) => [s, ro(s, [...values("--revision", "-o --output"), ...flags("-a --all")])]),
         ),
       },
     },
-    tests: { readOnly: ["helm list -A", "helm get values web"], notReadOnly: ["helm install x y", "helm get"] },
+    tests: {
+      readOnly: ["helm list -A", "helm get values web"],
+      notReadOnly: ["helm install x y", "helm uninstall web"],
+    },
   },
   gh: {
     summary: "GitHub CLI (cobra)",
@@ -180,7 +276,10 @@ export const DEV: SpecFamily = {
       cache: ghGroup({ list: GH_LIST }),
       help: ro("help"),
     },
-    tests: { readOnly: ["gh pr list", "gh issue view 17 -w", "gh run view 1 --log"], notReadOnly: ["gh pr merge 1", "gh api /x"] },
+    tests: {
+      readOnly: ["gh pr list", "gh issue view 17 -w", "gh run view 1 --log"],
+      notReadOnly: ["gh pr merge 1", "gh api /x"],
+    },
   },
   terraform: {
     summary: "terraform (Go flag: single-dash options matched whole)",
@@ -190,7 +289,10 @@ export const DEV: SpecFamily = {
     options: flags("-version --version -v", "-help --help -h"),
     subcommands: {
       version: ro("version", flags("-json"), { operands: NONE, cluster: false }),
-      show: ro("state or plan", flags("-json", "-no-color"), { operands: [{ role: "read", optional: true }], cluster: false }),
+      show: ro("state or plan", flags("-json", "-no-color"), {
+        operands: [{ role: "read", optional: true }],
+        cluster: false,
+      }),
       output: ro("output values", [...flags("-json", "-raw", "-no-color"), opt("-state", { role: "read" })], {
         operands: [{ role: "plain", optional: true }],
         cluster: false,

@@ -6,4337 +6,4337 @@ export const GIT_OPTIONS: Readonly<Record<string, readonly GeneratedOption[]>> =
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-s",
-        "--short"
+        "--short",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-b",
-        "--branch"
+        "--branch",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--show-stash"
+        "--show-stash",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ahead-behind"
+        "--ahead-behind",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--porcelain"
+        "--porcelain",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--long"
+        "--long",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-z",
-        "--null"
+        "--null",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-u",
-        "--untracked-files"
+        "--untracked-files",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--ignored"
+        "--ignored",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--ignore-submodules"
+        "--ignore-submodules",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--column"
+        "--column",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--no-renames"
+        "--no-renames",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-M",
-        "--find-renames"
+        "--find-renames",
       ],
-      "arg": "optional"
-    }
+      "arg": "optional",
+    },
   ],
   "blame": [
     {
       "names": [
-        "--incremental"
+        "--incremental",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-b"
+        "-b",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--root"
+        "--root",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--show-stats"
+        "--show-stats",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--progress"
+        "--progress",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--score-debug"
+        "--score-debug",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-f",
-        "--show-name"
+        "--show-name",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-n",
-        "--show-number"
+        "--show-number",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-p",
-        "--porcelain"
+        "--porcelain",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--line-porcelain"
+        "--line-porcelain",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-c"
+        "-c",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-t"
+        "-t",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-l"
+        "-l",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-s"
+        "-s",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-e",
-        "--show-email"
+        "--show-email",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-w"
+        "-w",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ignore-rev"
+        "--ignore-rev",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--ignore-revs-file"
+        "--ignore-revs-file",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--color-lines"
+        "--color-lines",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--color-by-age"
+        "--color-by-age",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--minimal"
+        "--minimal",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-S"
+        "-S",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--contents"
+        "--contents",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "-L"
+        "-L",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--abbrev"
+        "--abbrev",
       ],
-      "arg": "optional"
-    }
+      "arg": "optional",
+    },
   ],
   "annotate": [
     {
       "names": [
-        "--incremental"
+        "--incremental",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-b"
+        "-b",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--root"
+        "--root",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--show-stats"
+        "--show-stats",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--progress"
+        "--progress",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--score-debug"
+        "--score-debug",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-f",
-        "--show-name"
+        "--show-name",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-n",
-        "--show-number"
+        "--show-number",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-p",
-        "--porcelain"
+        "--porcelain",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--line-porcelain"
+        "--line-porcelain",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-c"
+        "-c",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-t"
+        "-t",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-l"
+        "-l",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-s"
+        "-s",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-e",
-        "--show-email"
+        "--show-email",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-w"
+        "-w",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ignore-rev"
+        "--ignore-rev",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--ignore-revs-file"
+        "--ignore-revs-file",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--color-lines"
+        "--color-lines",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--color-by-age"
+        "--color-by-age",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--minimal"
+        "--minimal",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-S"
+        "-S",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--contents"
+        "--contents",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "-L"
+        "-L",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--abbrev"
+        "--abbrev",
       ],
-      "arg": "optional"
-    }
+      "arg": "optional",
+    },
   ],
   "shortlog": [
     {
       "names": [
         "-c",
-        "--committer"
+        "--committer",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-n",
-        "--numbered"
+        "--numbered",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-s",
-        "--summary"
+        "--summary",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-e",
-        "--email"
+        "--email",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--group"
+        "--group",
       ],
-      "arg": "required"
-    }
+      "arg": "required",
+    },
   ],
   "describe": [
     {
       "names": [
-        "--contains"
+        "--contains",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--debug"
+        "--debug",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--all"
+        "--all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--tags"
+        "--tags",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--long"
+        "--long",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--first-parent"
+        "--first-parent",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--abbrev"
+        "--abbrev",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--exact-match"
+        "--exact-match",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--candidates"
+        "--candidates",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--match"
+        "--match",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--exclude"
+        "--exclude",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--always"
+        "--always",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--dirty"
+        "--dirty",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--broken"
+        "--broken",
       ],
-      "arg": "optional"
-    }
+      "arg": "optional",
+    },
   ],
   "ls-files": [
     {
       "names": [
-        "-z"
+        "-z",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-t"
+        "-t",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-v"
+        "-v",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-f"
+        "-f",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-c",
-        "--cached"
+        "--cached",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-d",
-        "--deleted"
+        "--deleted",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-m",
-        "--modified"
+        "--modified",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-o",
-        "--others"
+        "--others",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-i",
-        "--ignored"
+        "--ignored",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-s",
-        "--stage"
+        "--stage",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-k",
-        "--killed"
+        "--killed",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--directory"
+        "--directory",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--eol"
+        "--eol",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--empty-directory"
+        "--empty-directory",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-u",
-        "--unmerged"
+        "--unmerged",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--resolve-undo"
+        "--resolve-undo",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-x",
-        "--exclude"
+        "--exclude",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-X",
-        "--exclude-from"
+        "--exclude-from",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--exclude-per-directory"
+        "--exclude-per-directory",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--exclude-standard"
+        "--exclude-standard",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--full-name"
+        "--full-name",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--recurse-submodules"
+        "--recurse-submodules",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--error-unmatch"
+        "--error-unmatch",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--with-tree"
+        "--with-tree",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--abbrev"
+        "--abbrev",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--debug"
+        "--debug",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--deduplicate"
+        "--deduplicate",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--sparse"
+        "--sparse",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--format"
+        "--format",
       ],
-      "arg": "required"
-    }
+      "arg": "required",
+    },
   ],
   "ls-tree": [
     {
       "names": [
-        "-d"
+        "-d",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-r"
+        "-r",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-t"
+        "-t",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-z"
+        "-z",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-l",
-        "--long"
+        "--long",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--name-only"
+        "--name-only",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--name-status"
+        "--name-status",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--object-only"
+        "--object-only",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--full-name"
+        "--full-name",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--full-tree"
+        "--full-tree",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--format"
+        "--format",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--abbrev"
+        "--abbrev",
       ],
-      "arg": "optional"
-    }
+      "arg": "optional",
+    },
   ],
   "ls-remote": [
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--upload-pack"
+        "--upload-pack",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-t",
-        "--tags"
+        "--tags",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-h",
-        "--heads"
+        "--heads",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--refs"
+        "--refs",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--get-url"
+        "--get-url",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--sort"
+        "--sort",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--exit-code"
+        "--exit-code",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--symref"
+        "--symref",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-o",
-        "--server-option"
+        "--server-option",
       ],
-      "arg": "required"
-    }
+      "arg": "required",
+    },
   ],
   "cat-file": [
     {
       "names": [
-        "-e"
+        "-e",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-p"
+        "-p",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-t"
+        "-t",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-s"
+        "-s",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--allow-unknown-type"
+        "--allow-unknown-type",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--use-mailmap"
+        "--use-mailmap",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--mailmap"
+        "--mailmap",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--batch"
+        "--batch",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--batch-check"
+        "--batch-check",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "-z"
+        "-z",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--batch-command"
+        "--batch-command",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--batch-all-objects"
+        "--batch-all-objects",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--buffer"
+        "--buffer",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--follow-symlinks"
+        "--follow-symlinks",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--unordered"
+        "--unordered",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--textconv"
+        "--textconv",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--filters"
+        "--filters",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--path"
+        "--path",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "merge-base": [
     {
       "names": [
         "-a",
-        "--all"
+        "--all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--octopus"
+        "--octopus",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--independent"
+        "--independent",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--is-ancestor"
+        "--is-ancestor",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--fork-point"
+        "--fork-point",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "name-rev": [
     {
       "names": [
-        "--name-only"
+        "--name-only",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--tags"
+        "--tags",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--refs"
+        "--refs",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--exclude"
+        "--exclude",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--all"
+        "--all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--stdin"
+        "--stdin",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--annotate-stdin"
+        "--annotate-stdin",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--undefined"
+        "--undefined",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--always"
+        "--always",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "show-ref": [
     {
       "names": [
-        "--tags"
+        "--tags",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--heads"
+        "--heads",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--verify"
+        "--verify",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--head"
+        "--head",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-d",
-        "--dereference"
+        "--dereference",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-s",
-        "--hash"
+        "--hash",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--abbrev"
+        "--abbrev",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--exclude-existing"
+        "--exclude-existing",
       ],
-      "arg": "optional"
-    }
+      "arg": "optional",
+    },
   ],
   "for-each-ref": [
     {
       "names": [
         "-s",
-        "--shell"
+        "--shell",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-p",
-        "--perl"
+        "--perl",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--python"
+        "--python",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--tcl"
+        "--tcl",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--count"
+        "--count",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--format"
+        "--format",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--color"
+        "--color",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--sort"
+        "--sort",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--points-at"
+        "--points-at",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--merged"
+        "--merged",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--no-merged"
+        "--no-merged",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--contains"
+        "--contains",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--no-contains"
+        "--no-contains",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--ignore-case"
+        "--ignore-case",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "count-objects": [
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-H",
-        "--human-readable"
+        "--human-readable",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "check-ignore": [
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--stdin"
+        "--stdin",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-z"
+        "-z",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-n",
-        "--non-matching"
+        "--non-matching",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--no-index"
+        "--no-index",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "check-attr": [
     {
       "names": [
         "-a",
-        "--all"
+        "--all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--cached"
+        "--cached",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--stdin"
+        "--stdin",
       ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-z"
-      ],
-      "arg": "none"
-    }
-  ],
-  "grep": [
-    {
-      "names": [
-        "--cached"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "--no-index"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "--untracked"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "--exclude-standard"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "--recurse-submodules"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-v",
-        "--invert-match"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-i",
-        "--ignore-case"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-w",
-        "--word-regexp"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-a",
-        "--text"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-I"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "--textconv"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-r",
-        "--recursive"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "--max-depth"
-      ],
-      "arg": "required"
-    },
-    {
-      "names": [
-        "-E",
-        "--extended-regexp"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-G",
-        "--basic-regexp"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-F",
-        "--fixed-strings"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-P",
-        "--perl-regexp"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-n",
-        "--line-number"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "--column"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-h"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-H"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "--full-name"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-l",
-        "--files-with-matches"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "--name-only"
-      ],
-      "arg": "none"
-    },
-    {
-      "names": [
-        "-L",
-        "--files-without-match"
-      ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-z",
-        "--null"
       ],
-      "arg": "none"
+      "arg": "none",
+    },
+  ],
+  "grep": [
+    {
+      "names": [
+        "--cached",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--no-index",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--untracked",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--exclude-standard",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--recurse-submodules",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-v",
+        "--invert-match",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-i",
+        "--ignore-case",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-w",
+        "--word-regexp",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-a",
+        "--text",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-I",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--textconv",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-r",
+        "--recursive",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--max-depth",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-E",
+        "--extended-regexp",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-G",
+        "--basic-regexp",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-F",
+        "--fixed-strings",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-P",
+        "--perl-regexp",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-n",
+        "--line-number",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--column",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-h",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-H",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--full-name",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-l",
+        "--files-with-matches",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--name-only",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-L",
+        "--files-without-match",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-z",
+        "--null",
+      ],
+      "arg": "none",
     },
     {
       "names": [
         "-o",
-        "--only-matching"
+        "--only-matching",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-c",
-        "--count"
+        "--count",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--color"
+        "--color",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--break"
+        "--break",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--heading"
+        "--heading",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-C",
-        "--context"
+        "--context",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-B",
-        "--before-context"
+        "--before-context",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-A",
-        "--after-context"
+        "--after-context",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--threads"
+        "--threads",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-p",
-        "--show-function"
+        "--show-function",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-W",
-        "--function-context"
+        "--function-context",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-f"
+        "-f",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "-e"
+        "-e",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--and"
+        "--and",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--or"
+        "--or",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--not"
+        "--not",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--all-match"
+        "--all-match",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-O",
-        "--open-files-in-pager"
+        "--open-files-in-pager",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--ext-grep"
+        "--ext-grep",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-m",
-        "--max-count"
+        "--max-count",
       ],
-      "arg": "required"
-    }
+      "arg": "required",
+    },
   ],
   "branch": [
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-t",
-        "--track"
+        "--track",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
         "-u",
-        "--set-upstream-to"
+        "--set-upstream-to",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--unset-upstream"
+        "--unset-upstream",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--color"
+        "--color",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
         "-r",
-        "--remotes"
+        "--remotes",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--contains"
+        "--contains",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--no-contains"
+        "--no-contains",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--abbrev"
+        "--abbrev",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
         "-a",
-        "--all"
+        "--all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-d",
-        "--delete"
+        "--delete",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-D"
+        "-D",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-m",
-        "--move"
+        "--move",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-M"
+        "-M",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-c",
-        "--copy"
+        "--copy",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-C"
+        "-C",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-l",
-        "--list"
+        "--list",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--show-current"
+        "--show-current",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--create-reflog"
+        "--create-reflog",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--edit-description"
+        "--edit-description",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-f",
-        "--force"
+        "--force",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--merged"
+        "--merged",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--no-merged"
+        "--no-merged",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--column"
+        "--column",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--sort"
+        "--sort",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--points-at"
+        "--points-at",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-i",
-        "--ignore-case"
+        "--ignore-case",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--recurse-submodules"
+        "--recurse-submodules",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--format"
+        "--format",
       ],
-      "arg": "required"
-    }
+      "arg": "required",
+    },
   ],
   "tag": [
     {
       "names": [
         "-l",
-        "--list"
+        "--list",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-d",
-        "--delete"
+        "--delete",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-v",
-        "--verify"
+        "--verify",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-a",
-        "--annotate"
+        "--annotate",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-m",
-        "--message"
+        "--message",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-F",
-        "--file"
+        "--file",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-e",
-        "--edit"
+        "--edit",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-s",
-        "--sign"
+        "--sign",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--cleanup"
+        "--cleanup",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-u",
-        "--local-user"
+        "--local-user",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-f",
-        "--force"
+        "--force",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--create-reflog"
+        "--create-reflog",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--column"
+        "--column",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--contains"
+        "--contains",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--no-contains"
+        "--no-contains",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--merged"
+        "--merged",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--no-merged"
+        "--no-merged",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--sort"
+        "--sort",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--points-at"
+        "--points-at",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--format"
+        "--format",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--color"
+        "--color",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
         "-i",
-        "--ignore-case"
+        "--ignore-case",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "remote": [
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "stash": [],
   "worktree": [],
   "config": [
     {
       "names": [
-        "--global"
+        "--global",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--system"
+        "--system",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--local"
+        "--local",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--worktree"
+        "--worktree",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-f",
-        "--file"
+        "--file",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--blob"
+        "--blob",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--get"
+        "--get",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--get-all"
+        "--get-all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--get-regexp"
+        "--get-regexp",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--get-urlmatch"
+        "--get-urlmatch",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--replace-all"
+        "--replace-all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--add"
+        "--add",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--unset"
+        "--unset",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--unset-all"
+        "--unset-all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--rename-section"
+        "--rename-section",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--remove-section"
+        "--remove-section",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-l",
-        "--list"
+        "--list",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--fixed-value"
+        "--fixed-value",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-e",
-        "--edit"
+        "--edit",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--get-color"
+        "--get-color",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--get-colorbool"
+        "--get-colorbool",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-t",
-        "--type"
+        "--type",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--bool"
+        "--bool",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--int"
+        "--int",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--bool-or-int"
+        "--bool-or-int",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--bool-or-str"
+        "--bool-or-str",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--path"
+        "--path",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--expiry-date"
+        "--expiry-date",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-z",
-        "--null"
+        "--null",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--name-only"
+        "--name-only",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--includes"
+        "--includes",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--show-origin"
+        "--show-origin",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--show-scope"
+        "--show-scope",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--default"
+        "--default",
       ],
-      "arg": "required"
-    }
+      "arg": "required",
+    },
   ],
   "fetch": [
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--all"
+        "--all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--set-upstream"
+        "--set-upstream",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-a",
-        "--append"
+        "--append",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--atomic"
+        "--atomic",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--upload-pack"
+        "--upload-pack",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-f",
-        "--force"
+        "--force",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-m",
-        "--multiple"
+        "--multiple",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-t",
-        "--tags"
+        "--tags",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-n"
+        "-n",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-j",
-        "--jobs"
+        "--jobs",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--prefetch"
+        "--prefetch",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-p",
-        "--prune"
+        "--prune",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-P",
-        "--prune-tags"
+        "--prune-tags",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--recurse-submodules"
+        "--recurse-submodules",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--dry-run"
+        "--dry-run",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--write-fetch-head"
+        "--write-fetch-head",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-k",
-        "--keep"
+        "--keep",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-u",
-        "--update-head-ok"
+        "--update-head-ok",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--progress"
+        "--progress",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--depth"
+        "--depth",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--shallow-since"
+        "--shallow-since",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--shallow-exclude"
+        "--shallow-exclude",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--deepen"
+        "--deepen",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--unshallow"
+        "--unshallow",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--refetch"
+        "--refetch",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--update-shallow"
+        "--update-shallow",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--refmap"
+        "--refmap",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-o",
-        "--server-option"
+        "--server-option",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-4",
-        "--ipv4"
+        "--ipv4",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-6",
-        "--ipv6"
+        "--ipv6",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--negotiation-tip"
+        "--negotiation-tip",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--negotiate-only"
+        "--negotiate-only",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--filter"
+        "--filter",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--auto-maintenance"
+        "--auto-maintenance",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--auto-gc"
+        "--auto-gc",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--show-forced-updates"
+        "--show-forced-updates",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--write-commit-graph"
+        "--write-commit-graph",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--stdin"
+        "--stdin",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "pull": [
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--progress"
+        "--progress",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--recurse-submodules"
+        "--recurse-submodules",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
         "-r",
-        "--rebase"
+        "--rebase",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "-n"
+        "-n",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--stat"
+        "--stat",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--log"
+        "--log",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--signoff"
+        "--signoff",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--squash"
+        "--squash",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--commit"
+        "--commit",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--edit"
+        "--edit",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--cleanup"
+        "--cleanup",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--ff"
+        "--ff",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ff-only"
+        "--ff-only",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--verify"
+        "--verify",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--verify-signatures"
+        "--verify-signatures",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--autostash"
+        "--autostash",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-s",
-        "--strategy"
+        "--strategy",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-X",
-        "--strategy-option"
+        "--strategy-option",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-S",
-        "--gpg-sign"
+        "--gpg-sign",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--allow-unrelated-histories"
+        "--allow-unrelated-histories",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--all"
+        "--all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-a",
-        "--append"
+        "--append",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--upload-pack"
+        "--upload-pack",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-f",
-        "--force"
+        "--force",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-t",
-        "--tags"
+        "--tags",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-p",
-        "--prune"
+        "--prune",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-j",
-        "--jobs"
+        "--jobs",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--dry-run"
+        "--dry-run",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-k",
-        "--keep"
+        "--keep",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--depth"
+        "--depth",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--shallow-since"
+        "--shallow-since",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--shallow-exclude"
+        "--shallow-exclude",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--deepen"
+        "--deepen",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--unshallow"
+        "--unshallow",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--update-shallow"
+        "--update-shallow",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--refmap"
+        "--refmap",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-o",
-        "--server-option"
+        "--server-option",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-4",
-        "--ipv4"
+        "--ipv4",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-6",
-        "--ipv6"
+        "--ipv6",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--negotiation-tip"
+        "--negotiation-tip",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--show-forced-updates"
+        "--show-forced-updates",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--set-upstream"
+        "--set-upstream",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "push": [
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--repo"
+        "--repo",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--all"
+        "--all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--mirror"
+        "--mirror",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-d",
-        "--delete"
+        "--delete",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--tags"
+        "--tags",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-n",
-        "--dry-run"
+        "--dry-run",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--porcelain"
+        "--porcelain",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-f",
-        "--force"
+        "--force",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--force-with-lease"
+        "--force-with-lease",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--force-if-includes"
+        "--force-if-includes",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--recurse-submodules"
+        "--recurse-submodules",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--thin"
+        "--thin",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--receive-pack"
+        "--receive-pack",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--exec"
+        "--exec",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-u",
-        "--set-upstream"
+        "--set-upstream",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--progress"
+        "--progress",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--prune"
+        "--prune",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--no-verify"
+        "--no-verify",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--follow-tags"
+        "--follow-tags",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--signed"
+        "--signed",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--atomic"
+        "--atomic",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-o",
-        "--push-option"
+        "--push-option",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-4",
-        "--ipv4"
+        "--ipv4",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-6",
-        "--ipv6"
+        "--ipv6",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "clone": [
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--progress"
+        "--progress",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--reject-shallow"
+        "--reject-shallow",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-n",
-        "--no-checkout"
+        "--no-checkout",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--bare"
+        "--bare",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--mirror"
+        "--mirror",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-l",
-        "--local"
+        "--local",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--no-hardlinks"
+        "--no-hardlinks",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-s",
-        "--shared"
+        "--shared",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--recurse-submodules"
+        "--recurse-submodules",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--recursive"
+        "--recursive",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
         "-j",
-        "--jobs"
+        "--jobs",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--template"
+        "--template",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--reference"
+        "--reference",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--reference-if-able"
+        "--reference-if-able",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--dissociate"
+        "--dissociate",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-o",
-        "--origin"
+        "--origin",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-b",
-        "--branch"
+        "--branch",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-u",
-        "--upload-pack"
+        "--upload-pack",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--depth"
+        "--depth",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--shallow-since"
+        "--shallow-since",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--shallow-exclude"
+        "--shallow-exclude",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--single-branch"
+        "--single-branch",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--no-tags"
+        "--no-tags",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--shallow-submodules"
+        "--shallow-submodules",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--separate-git-dir"
+        "--separate-git-dir",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-c",
-        "--config"
+        "--config",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--server-option"
+        "--server-option",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-4",
-        "--ipv4"
+        "--ipv4",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-6",
-        "--ipv6"
+        "--ipv6",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--filter"
+        "--filter",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--also-filter-submodules"
+        "--also-filter-submodules",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--remote-submodules"
+        "--remote-submodules",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--sparse"
+        "--sparse",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--bundle-uri"
+        "--bundle-uri",
       ],
-      "arg": "required"
-    }
+      "arg": "required",
+    },
   ],
   "archive": [
     {
       "names": [
-        "--format"
+        "--format",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--prefix"
+        "--prefix",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--add-file"
+        "--add-file",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--add-virtual-file"
+        "--add-virtual-file",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-o",
-        "--output"
+        "--output",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--worktree-attributes"
+        "--worktree-attributes",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-l",
-        "--list"
+        "--list",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--remote"
+        "--remote",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--exec"
+        "--exec",
       ],
-      "arg": "required"
-    }
+      "arg": "required",
+    },
   ],
   "submodule": [],
   "rebase": [
     {
       "names": [
-        "--onto"
+        "--onto",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--keep-base"
+        "--keep-base",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--no-verify"
+        "--no-verify",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-n",
-        "--no-stat"
+        "--no-stat",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--signoff"
+        "--signoff",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--committer-date-is-author-date"
+        "--committer-date-is-author-date",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--reset-author-date"
+        "--reset-author-date",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "-C"
+        "-C",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--ignore-whitespace"
+        "--ignore-whitespace",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--whitespace"
+        "--whitespace",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-f",
-        "--force-rebase"
+        "--force-rebase",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--no-ff"
+        "--no-ff",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--continue"
+        "--continue",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--skip"
+        "--skip",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--abort"
+        "--abort",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--quit"
+        "--quit",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--edit-todo"
+        "--edit-todo",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--show-current-patch"
+        "--show-current-patch",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--apply"
+        "--apply",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-m",
-        "--merge"
+        "--merge",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-i",
-        "--interactive"
+        "--interactive",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--rerere-autoupdate"
+        "--rerere-autoupdate",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--empty"
+        "--empty",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--autosquash"
+        "--autosquash",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--update-refs"
+        "--update-refs",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-S",
-        "--gpg-sign"
+        "--gpg-sign",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--autostash"
+        "--autostash",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-x",
-        "--exec"
+        "--exec",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-r",
-        "--rebase-merges"
+        "--rebase-merges",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--fork-point"
+        "--fork-point",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-s",
-        "--strategy"
+        "--strategy",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-X",
-        "--strategy-option"
+        "--strategy-option",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--root"
+        "--root",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--reschedule-failed-exec"
+        "--reschedule-failed-exec",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--reapply-cherry-picks"
+        "--reapply-cherry-picks",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "difftool": [
     {
       "names": [
         "-g",
-        "--gui"
+        "--gui",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-d",
-        "--dir-diff"
+        "--dir-diff",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-y",
-        "--no-prompt"
+        "--no-prompt",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--symlinks"
+        "--symlinks",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-t",
-        "--tool"
+        "--tool",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--tool-help"
+        "--tool-help",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--trust-exit-code"
+        "--trust-exit-code",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-x",
-        "--extcmd"
+        "--extcmd",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--no-index"
+        "--no-index",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "mergetool": [],
   "commit": [
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-F",
-        "--file"
+        "--file",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--author"
+        "--author",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--date"
+        "--date",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-m",
-        "--message"
+        "--message",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-c",
-        "--reedit-message"
+        "--reedit-message",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-C",
-        "--reuse-message"
+        "--reuse-message",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--fixup"
+        "--fixup",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--squash"
+        "--squash",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--reset-author"
+        "--reset-author",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--trailer"
+        "--trailer",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-s",
-        "--signoff"
+        "--signoff",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-t",
-        "--template"
+        "--template",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-e",
-        "--edit"
+        "--edit",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--cleanup"
+        "--cleanup",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--status"
+        "--status",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-S",
-        "--gpg-sign"
+        "--gpg-sign",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
         "-a",
-        "--all"
+        "--all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-i",
-        "--include"
+        "--include",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--interactive"
+        "--interactive",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-p",
-        "--patch"
+        "--patch",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-o",
-        "--only"
+        "--only",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-n",
-        "--no-verify"
+        "--no-verify",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--dry-run"
+        "--dry-run",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--short"
+        "--short",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--branch"
+        "--branch",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ahead-behind"
+        "--ahead-behind",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--porcelain"
+        "--porcelain",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--long"
+        "--long",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-z",
-        "--null"
+        "--null",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--amend"
+        "--amend",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--no-post-rewrite"
+        "--no-post-rewrite",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-u",
-        "--untracked-files"
+        "--untracked-files",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--pathspec-from-file"
+        "--pathspec-from-file",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--pathspec-file-nul"
+        "--pathspec-file-nul",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "merge": [
     {
       "names": [
-        "-n"
+        "-n",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--stat"
+        "--stat",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--summary"
+        "--summary",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--log"
+        "--log",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--squash"
+        "--squash",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--commit"
+        "--commit",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-e",
-        "--edit"
+        "--edit",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--cleanup"
+        "--cleanup",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--ff"
+        "--ff",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ff-only"
+        "--ff-only",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--rerere-autoupdate"
+        "--rerere-autoupdate",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--verify-signatures"
+        "--verify-signatures",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-s",
-        "--strategy"
+        "--strategy",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-X",
-        "--strategy-option"
+        "--strategy-option",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-m",
-        "--message"
+        "--message",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-F",
-        "--file"
+        "--file",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--into-name"
+        "--into-name",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
         "-v",
-        "--verbose"
+        "--verbose",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-q",
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--abort"
+        "--abort",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--quit"
+        "--quit",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--continue"
+        "--continue",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--allow-unrelated-histories"
+        "--allow-unrelated-histories",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--progress"
+        "--progress",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
         "-S",
-        "--gpg-sign"
+        "--gpg-sign",
       ],
-      "arg": "optional"
+      "arg": "optional",
     },
     {
       "names": [
-        "--autostash"
+        "--autostash",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--overwrite-ignore"
+        "--overwrite-ignore",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--signoff"
+        "--signoff",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--no-verify"
+        "--no-verify",
       ],
-      "arg": "none"
-    }
+      "arg": "none",
+    },
   ],
   "diff-options": [
     {
       "names": [
-        "--patch"
+        "--patch",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--unified"
+        "--unified",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--function-context"
+        "--function-context",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--raw"
+        "--raw",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--patch-with-raw"
+        "--patch-with-raw",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--patch-with-stat"
+        "--patch-with-stat",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--numstat"
+        "--numstat",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--shortstat"
+        "--shortstat",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--dirstat"
+        "--dirstat",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--cumulative"
+        "--cumulative",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--dirstat-by-file"
+        "--dirstat-by-file",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--check"
+        "--check",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--summary"
+        "--summary",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--name-only"
+        "--name-only",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--name-status"
+        "--name-status",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--stat"
+        "--stat",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--stat-width"
+        "--stat-width",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--stat-name-width"
+        "--stat-name-width",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--stat-graph-width"
+        "--stat-graph-width",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--stat-count"
+        "--stat-count",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--compact-summary"
+        "--compact-summary",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--binary"
+        "--binary",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--full-index"
+        "--full-index",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--color"
+        "--color",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ws-error-highlight"
+        "--ws-error-highlight",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--abbrev"
+        "--abbrev",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--src-prefix"
+        "--src-prefix",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--dst-prefix"
+        "--dst-prefix",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--line-prefix"
+        "--line-prefix",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--no-prefix"
+        "--no-prefix",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--inter-hunk-context"
+        "--inter-hunk-context",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--output-indicator-new"
+        "--output-indicator-new",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--output-indicator-old"
+        "--output-indicator-old",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--output-indicator-context"
+        "--output-indicator-context",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--break-rewrites"
+        "--break-rewrites",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--find-renames"
+        "--find-renames",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--irreversible-delete"
+        "--irreversible-delete",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--find-copies"
+        "--find-copies",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--find-copies-harder"
+        "--find-copies-harder",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--no-renames"
+        "--no-renames",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--rename-empty"
+        "--rename-empty",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--follow"
+        "--follow",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--minimal"
+        "--minimal",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ignore-all-space"
+        "--ignore-all-space",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ignore-space-change"
+        "--ignore-space-change",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ignore-space-at-eol"
+        "--ignore-space-at-eol",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ignore-cr-at-eol"
+        "--ignore-cr-at-eol",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ignore-blank-lines"
+        "--ignore-blank-lines",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ignore-matching-lines"
+        "--ignore-matching-lines",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--indent-heuristic"
+        "--indent-heuristic",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--patience"
+        "--patience",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--histogram"
+        "--histogram",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--diff-algorithm"
+        "--diff-algorithm",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--anchored"
+        "--anchored",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--word-diff"
+        "--word-diff",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--word-diff-regex"
+        "--word-diff-regex",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--color-words"
+        "--color-words",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--color-moved"
+        "--color-moved",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--color-moved-ws"
+        "--color-moved-ws",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--relative"
+        "--relative",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--text"
+        "--text",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--exit-code"
+        "--exit-code",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--quiet"
+        "--quiet",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ext-diff"
+        "--ext-diff",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--textconv"
+        "--textconv",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ignore-submodules"
+        "--ignore-submodules",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--submodule"
+        "--submodule",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ita-invisible-in-index"
+        "--ita-invisible-in-index",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--ita-visible-in-index"
+        "--ita-visible-in-index",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--pickaxe-all"
+        "--pickaxe-all",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--pickaxe-regex"
+        "--pickaxe-regex",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--rotate-to"
+        "--rotate-to",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--skip-to"
+        "--skip-to",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--find-object"
+        "--find-object",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--diff-filter"
+        "--diff-filter",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--output"
+        "--output",
       ],
-      "arg": "required"
+      "arg": "required",
     },
     {
       "names": [
-        "--no-ignore-matching-lines"
+        "--no-ignore-matching-lines",
       ],
-      "arg": "none"
+      "arg": "none",
     },
     {
       "names": [
-        "--no-color-moved-ws"
+        "--no-color-moved-ws",
       ],
-      "arg": "none"
-    }
-  ]
+      "arg": "none",
+    },
+  ],
 };

@@ -50,8 +50,22 @@ const REV_OPTIONS: OptionSpec[] = [
   ...flags("--stdin", "--cherry-mark", "--cherry-pick", "--left-only", "--right-only", "--cherry"),
   ...flags("-g --walk-reflogs", "--merge", "--boundary", "--simplify-by-decoration", "--show-pulls"),
   ...flags("--full-history", "--dense", "--sparse", "--simplify-merges", "--topo-order", "--date-order"),
-  ...flags("--author-date-order", "--reverse", "--do-walk", "--abbrev-commit", "--oneline", "--no-expand-tabs"),
-  ...flags("--no-notes", "--standard-notes", "--show-signature", "--relative-date", "--parents", "--children"),
+  ...flags(
+    "--author-date-order",
+    "--reverse",
+    "--do-walk",
+    "--abbrev-commit",
+    "--oneline",
+    "--no-expand-tabs",
+  ),
+  ...flags(
+    "--no-notes",
+    "--standard-notes",
+    "--show-signature",
+    "--relative-date",
+    "--parents",
+    "--children",
+  ),
   ...flags("--left-right", "--graph", "-c", "--cc", "--dd", "--remerge-diff", "-m", "--first-parent"),
   ...flags("--exclude-first-parent-only", "--not", "--merges", "--no-merges", "--no-min-parents"),
   ...flags("--no-max-parents", "--all-match", "--invert-grep", "-i --regexp-ignore-case", "--basic-regexp"),
@@ -60,7 +74,15 @@ const REV_OPTIONS: OptionSpec[] = [
   ...flags("--mailmap", "--full-diff", "--log-size", "-t", "-r", "--root", "--no-commit-id", "-v", "-s"),
   ...flags("--always", "--objects", "--objects-edge", "--unpacked", "--no-object-names", "--object-names"),
   ...values("--glob", "--exclude", "--exclude-hidden", "--format", "--encoding", "--date", "--min-parents"),
-  ...values("--max-parents", "-n --max-count", "--skip", "--since", "--after", "--since-as-filter", "--until"),
+  ...values(
+    "--max-parents",
+    "-n --max-count",
+    "--skip",
+    "--since",
+    "--after",
+    "--since-as-filter",
+    "--until",
+  ),
   ...values("--before", "--max-age", "--min-age", "--author", "--committer", "--grep-reflog", "--grep"),
   ...values("--decorate-refs", "--decorate-refs-exclude", "-L", "--filter"),
   ...optionals("--branches", "--tags", "--remotes", "--ancestry-path", "--no-walk", "--pretty"),
@@ -99,7 +121,12 @@ const REV_PARSE: CommandSpec = {
   long: "exact",
   options: [
     ...flags("--git-dir", "--show-toplevel", "--verify", "-q --quiet", "--symbolic", "--symbolic-full-name"),
-    ...flags("--is-inside-work-tree", "--is-inside-git-dir", "--is-bare-repository", "--is-shallow-repository"),
+    ...flags(
+      "--is-inside-work-tree",
+      "--is-inside-git-dir",
+      "--is-bare-repository",
+      "--is-shallow-repository",
+    ),
     ...flags("--show-prefix", "--show-cdup", "--git-common-dir", "--absolute-git-dir", "--sq", "--sq-quote"),
     ...flags("--show-superproject-working-tree", "--shared-index-path", "--local-env-vars", "--all", "--not"),
     ...flags("--revs-only", "--no-revs", "--flags", "--no-flags", "--show-ref-format", "--default"),
@@ -131,11 +158,21 @@ const TAG_WRITES = "-d -a -m -F -s -u -f -e --create-reflog --cleanup";
 const writes = (names: string): Review =>
   Object.fromEntries(names.split(" ").map((n) => [n, { ...write("changes branches or tags") }]));
 
+const REMOTE_FIRST: Slot[] = [{ role: "plain", optional: true, check: "git-remote" }, ...REVS];
+const CLONE_REVIEW: Review = {
+  "-u": program("runs this program as upload-pack"),
+  "--template": program("copies hooks from this template directory"),
+  "-c": program("sets configuration, which can name programs git runs"),
+  "--config": program("sets configuration, which can name programs git runs"),
+};
+
 const CONFIG_KEY: Slot = { name: "key", role: "plain", optional: true, check: "git-config-key" };
 const CONFIG_READS = "--get --get-all --get-regexp --get-urlmatch -l --list --get-color --get-colorbool";
 
 const SUBCOMMANDS: Record<string, CommandSpec> = {
-  status: sub("working tree status", "status", { operands: [{ role: "plain", optional: true, repeat: true }] }),
+  status: sub("working tree status", "status", {
+    operands: [{ role: "plain", optional: true, repeat: true }],
+  }),
   log: LOG,
   show: { ...LOG, summary: "show objects" },
   whatchanged: { ...LOG, summary: "show logs with the changes each commit introduces" },
@@ -151,7 +188,9 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   annotate: sub("show who changed each line", "annotate", {
     review: { "--ignore-revs-file": read, "--contents": read, "-S": read },
   }),
-  shortlog: sub("summarize the log", "shortlog", { options: [...REV_OPTIONS, ...reviewed(GIT_OPTIONS.shortlog!)] }),
+  shortlog: sub("summarize the log", "shortlog", {
+    options: [...REV_OPTIONS, ...reviewed(GIT_OPTIONS.shortlog!)],
+  }),
   describe: sub("name a commit from its tags", "describe"),
   "ls-files": sub("list files in the index", "ls-files", { review: { "-X": read, "--exclude-from": read } }),
   "ls-tree": sub("list a tree object", "ls-tree"),
@@ -201,9 +240,15 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   },
   stash: {
     summary: "stash changes (only listing and showing are read-only)",
+    effect: "write",
+    effectWhy: "without a subcommand stashes the changes",
     subcommands: {
       list: { ...LOG, summary: "list stashes" },
-      show: { ...DIFF, summary: "show a stash", options: [...DIFF.options!, ...flags("-u --include-untracked")] },
+      show: {
+        ...DIFF,
+        summary: "show a stash",
+        options: [...DIFF.options!, ...flags("-u --include-untracked")],
+      },
     },
   },
   worktree: {
@@ -225,7 +270,7 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
     review: {
       "-f": read,
       "--file": read,
-      "-e": program("opens the configuration in an editor"),
+      "-e": write("opens the configuration in an editor"),
       ...Object.fromEntries(CONFIG_READS.split(" ").map((n) => [n, { changes: { value: "plain" } }])),
       ...writes("--replace-all --add --unset --unset-all --rename-section --remove-section"),
     },
@@ -236,23 +281,104 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   }),
   help: { summary: "git help", options: flags("-a --all", "-g --guides", "-i", "-m", "-w"), operands: REVS },
   version: { summary: "git version", options: flags("--build-options"), operands: [] },
-  var: { summary: "show a git variable", options: flags("-l"), operands: [{ role: "plain", optional: true }] },
-  fetch: changes("download objects and refs", "fetch"),
-  pull: changes("fetch and integrate", "pull"),
-  push: changes("update remote refs", "push"),
-  clone: changes("clone a repository", "clone", {
-    "-u": program("runs this program as upload-pack"),
-    "--template": program("copies hooks from this template directory"),
-    "-c": program("sets configuration, which can name programs git runs"),
-    "--config": program("sets configuration, which can name programs git runs"),
+  var: {
+    summary: "show a git variable",
+    options: flags("-l"),
+    operands: [{ role: "plain", optional: true }],
+  },
+  fetch: { ...changes("download objects and refs", "fetch"), operands: REMOTE_FIRST },
+  pull: { ...changes("fetch and integrate", "pull"), operands: REMOTE_FIRST },
+  push: { ...changes("update remote refs", "push"), operands: REMOTE_FIRST },
+  clone: {
+    ...changes("clone a repository", "clone", CLONE_REVIEW),
+    operands: [{ role: "plain", check: "git-remote" }, { role: "write", optional: true }],
+  },
+  archive: changes("create an archive", "archive", {
+    "-o": write(),
+    "--remote": program("runs on a remote"),
   }),
-  archive: changes("create an archive", "archive", { "-o": write(), "--remote": program("runs on a remote") }),
   rebase: changes("reapply commits", "rebase", { "-x": program("runs this command after each commit") }),
   difftool: changes("run a diff tool", "difftool", {
     "-t": program("runs this diff tool"),
     "-x": program("runs this command as the diff tool"),
   }),
   commit: changes("record changes", "commit"),
+  init: {
+    summary: "create a repository",
+    effect: "write",
+    options: [
+      ...flags("-q --quiet", "--bare"),
+      ...values("--shared", "--object-format", "-b --initial-branch", "--separate-git-dir"),
+      opt("--template", { role: "program", why: "copies hooks from this template directory" }),
+    ],
+    operands: [{ role: "write", optional: true }],
+  },
+  "filter-branch": {
+    summary: "rewrite branches",
+    effect: "program",
+    effectWhy: "runs the filter commands it is given",
+    unknownOptionsAreOperands: true,
+    operands: [{ role: "plain", optional: true, repeat: true }],
+  },
+  submodule: {
+    summary: "submodules (foreach runs a command in each)",
+    effect: "write",
+    unknownOptionsAreOperands: true,
+    subcommands: {
+      foreach: {
+        summary: "run a command in each submodule",
+        effect: "program",
+        effectWhy: "runs a command in each submodule",
+        unknownOptionsAreOperands: true,
+        operands: [{ role: "plain", optional: true, repeat: true }],
+      },
+      status: {
+        summary: "submodule status",
+        options: flags("--cached", "--recursive", "-q --quiet"),
+        operands: REVS,
+      },
+    },
+  },
+  bisect: {
+    summary: "binary search for a change (run runs a command)",
+    effect: "write",
+    subcommands: {
+      run: {
+        summary: "run a command at each step",
+        effect: "program",
+        effectWhy: "runs a command at each step",
+        unknownOptionsAreOperands: true,
+        operands: [{ role: "plain", optional: true, repeat: true }],
+      },
+      log: { summary: "bisect log", operands: [] },
+      visualize: {
+        summary: "show the remaining suspects",
+        aliases: ["view"],
+        options: LOG.options!,
+        operands: REVS,
+      },
+    },
+  },
+  mergetool: {
+    summary: "run merge conflict tools",
+    effect: "write",
+    options: [
+      opt("-t --tool", { role: "program", why: "runs this merge tool" }),
+      ...flags("--tool-help", "-y --no-prompt", "--prompt", "-g --gui", "-O"),
+    ],
+    operands: REVS,
+  },
+  "send-email": {
+    summary: "send patches by email",
+    effect: "write",
+    unknownOptionsAreOperands: true,
+    options: [
+      opt("--smtp-server", { role: "program", why: "names a program that sends the mail when it is a path" }),
+      opt("--sendmail-cmd", { role: "program", why: "runs this command to send the mail" }),
+      opt("--to-cmd --cc-cmd --header-cmd", { role: "program", why: "runs this command" }),
+    ],
+    operands: [{ role: "read", optional: true, repeat: true }],
+  },
   merge: changes("join histories", "merge"),
 };
 
@@ -260,7 +386,12 @@ const GLOBAL: OptionSpec[] = [
   opt("-C", { role: "read", why: "runs git in this directory" }),
   opt("-c", { role: "program", why: "sets configuration, which can name programs git runs" }),
   opt("--config-env", { role: "program", why: "sets configuration, which can name programs git runs" }),
-  { names: ["--exec-path"], arg: "optional", role: "program", why: "runs git's programs from this directory" },
+  {
+    names: ["--exec-path"],
+    arg: "optional",
+    role: "program",
+    why: "runs git's programs from this directory",
+  },
   opt("--git-dir", { role: "read" }),
   opt("--work-tree", { role: "read" }),
   ...values("--namespace", "--super-prefix", "--list-cmds", "--attr-source"),
@@ -277,6 +408,7 @@ export const GIT: Record<string, CommandSpec> = {
     cluster: false,
     permute: false,
     rulesSkipGlobals: true,
+    unknownOptionsRun: true,
     options: GLOBAL,
     subcommands: Object.fromEntries(
       Object.entries(SUBCOMMANDS).map(([name, spec]) => [name, { long: "git", ...spec }]),
@@ -307,7 +439,10 @@ export const GIT: Record<string, CommandSpec> = {
         "git bogus",
         "git log --bogus",
       ],
-      paths: { "git -C /etc status": ["read:/etc"], "git diff --no-index a /etc/passwd": ["read:a", "read:/etc/passwd"] },
+      paths: {
+        "git -C /etc status": ["read:/etc"],
+        "git diff --no-index a /etc/passwd": ["read:a", "read:/etc/passwd"],
+      },
     },
   },
 };

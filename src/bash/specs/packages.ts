@@ -19,15 +19,44 @@ const ro = (summary: string, options: OptionSpec[] = [], more: Partial<CommandSp
 const NPM_PROGRAMS: OptionSpec[] = [
   opt("--script-shell --shell", { role: "program", why: "runs scripts with this shell" }),
   opt("--node-options", { role: "program", why: "passes options (--require, --import) to node" }),
-  opt("--userconfig --globalconfig", { role: "program", why: "loads npm configuration, which can name programs" }),
+  opt("--userconfig --globalconfig", {
+    role: "program",
+    why: "loads npm configuration, which can name programs",
+  }),
 ];
 const NPM_COMMON: OptionSpec[] = [
   ...flags("--json", "-a --all", "-l --long", "-p --parseable", "-g --global", "--ws --workspaces", "--prod"),
   ...flags("--production", "--dev", "--include-workspace-root", "--no-color", "--color", "-s --silent"),
   ...flags("-q --quiet", "--offline", "--prefer-offline", "--unicode", "-h --help"),
-  ...values("--depth", "-w --workspace", "--include", "--omit", "--registry", "--loglevel", "--tag", "--before"),
-  ...values("--filter", "--format", "-F", "--ignore", "--author", "--searchlimit", "--audit-level", "--prefix"),
-  ...flags("-D --dev-only", "--no-optional", "-r --recursive", "--long", "--compatible", "--top", "-P --prod"),
+  ...values(
+    "--depth",
+    "-w --workspace",
+    "--include",
+    "--omit",
+    "--registry",
+    "--loglevel",
+    "--tag",
+    "--before",
+  ),
+  ...values(
+    "--filter",
+    "--format",
+    "-F",
+    "--ignore",
+    "--author",
+    "--searchlimit",
+    "--audit-level",
+    "--prefix",
+  ),
+  ...flags(
+    "-D --dev-only",
+    "--no-optional",
+    "-r --recursive",
+    "--long",
+    "--compatible",
+    "--top",
+    "-P --prod",
+  ),
   ...NPM_PROGRAMS,
 ];
 
@@ -68,7 +97,14 @@ const js = (summary: string): CommandSpec => ({
 });
 
 const PIP_GLOBAL: OptionSpec[] = [
-  ...flags("-v --verbose", "-q --quiet", "--isolated", "--no-color", "--disable-pip-version-check", "-h --help"),
+  ...flags(
+    "-v --verbose",
+    "-q --quiet",
+    "--isolated",
+    "--no-color",
+    "--disable-pip-version-check",
+    "-h --help",
+  ),
   ...flags("--no-input", "--require-virtualenv", "--python-version", "-V --version"),
   ...values("--python", "--timeout", "--retries", "--proxy", "--cert", "--client-cert"),
   opt("--log", { role: "write", why: "appends a log to this file" }),
@@ -92,7 +128,10 @@ const pip: CommandSpec = {
     check: ro("dependency check", [], { operands: NONE }),
     help: ro("help"),
   },
-  tests: { readOnly: ["pip list --outdated", "pip show requests"], notReadOnly: ["pip install x", "pip check --log out"] },
+  tests: {
+    readOnly: ["pip list --outdated", "pip show requests"],
+    notReadOnly: ["pip install x", "pip check --log out"],
+  },
 };
 
 /** `tool --version` / `tool --help` (and the listed spellings) print and do nothing else. */
@@ -100,13 +139,14 @@ const versionOnly = (summary: string, spellings: string): CommandSpec => ({
   summary,
   long: "exact",
   cluster: false,
-  options: flags(...spellings.split(" ")),
+  effect: "unchecked",
+  effectWhy: "runs code or a build without --version or --help",
+  options: flags(...spellings.split(" ")).map((o) => ({ ...o, readMode: true })),
   operands: NONE,
-  tests: { readOnly: [], notReadOnly: [] },
 });
 const VERSION = "--version -V --help -h";
 const VERSION_TOOLS = (
-  "node npx deno python python3 pip3 java javac tsc make cmake gcc clang ruby perl php curl wget rustc"
+  "node npx deno python python3 pip3 java javac tsc make cmake gcc clang ruby perl php rustc"
 ).split(" ");
 
 export const PACKAGES: SpecFamily = {
@@ -121,7 +161,14 @@ export const PACKAGES: SpecFamily = {
     permute: false,
     options: flags("-V --version", "-h --help"),
     subcommands: {
-      pip: { summary: "uv pip", subcommands: { list: pip.subcommands!.list!, show: pip.subcommands!.show!, freeze: pip.subcommands!.freeze! } },
+      pip: {
+        summary: "uv pip",
+        subcommands: {
+          list: pip.subcommands!.list!,
+          show: pip.subcommands!.show!,
+          freeze: pip.subcommands!.freeze!,
+        },
+      },
       help: ro("help"),
       version: ro("version", [...flags("--short"), ...values("--output-format")], { operands: NONE }),
     },
@@ -132,8 +179,13 @@ export const PACKAGES: SpecFamily = {
     cluster: false,
     permute: false,
     subcommands: {
-      version: ro("version", flags("-m", "-v", "-json"), { operands: [{ role: "read", optional: true, repeat: true }] }),
-      env: ro("environment", [...flags("-json", "-changed"), opt("-w -u", { role: "write", why: "changes go's environment file" })]),
+      version: ro("version", flags("-m", "-v", "-json"), {
+        operands: [{ role: "read", optional: true, repeat: true }],
+      }),
+      env: ro("environment", [
+        ...flags("-json", "-changed"),
+        opt("-w -u", { role: "write", why: "changes go's environment file" }),
+      ]),
       help: ro("help"),
     },
     tests: { readOnly: ["go env GOPATH", "go version"], notReadOnly: ["go env -w GOFLAGS=-x", "go run ."] },

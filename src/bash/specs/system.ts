@@ -13,7 +13,16 @@ export const SYSTEM: SpecFamily = {
   id: {
     summary: "print user and group ids",
     options: [
-      ...flags("-a", "-Z --context", "-g --group", "-G --groups", "-n --name", "-r --real", "-u --user", "-z --zero"),
+      ...flags(
+        "-a",
+        "-Z --context",
+        "-g --group",
+        "-G --groups",
+        "-n --name",
+        "-r --real",
+        "-u --user",
+        "-z --zero",
+      ),
       ...HELP_VERSION,
     ],
     operands: NAMES,
@@ -71,7 +80,16 @@ export const SYSTEM: SpecFamily = {
       ...flags("-A -e", "-a", "-d", "-N --deselect", "-T", "-r", "-x", "-c", "-f", "-F", "-j", "-l", "-M"),
       ...flags("-y", "-Z --context", "-H --forest", "-n", "-w", "-L", "-m", "-V --version", "--headers"),
       ...flags("--no-headers --no-heading", "--cumulative", "--help"),
-      ...values("-C", "-G --Group", "-g --group", "-p --pid", "--ppid", "-q --quick-pid", "-s --sid", "-t --tty"),
+      ...values(
+        "-C",
+        "-G --Group",
+        "-g --group",
+        "-p --pid",
+        "--ppid",
+        "-q --quick-pid",
+        "-s --sid",
+        "-t --tty",
+      ),
       ...values("-u --user", "-U --User", "--sort", "--cols --columns --width", "--lines --rows"),
       opt("-o -O --format", { role: "plain", check: "ps-format" }),
     ],
@@ -95,7 +113,13 @@ export const SYSTEM: SpecFamily = {
   locale: {
     summary: "locale information",
     options: [
-      ...flags("-a --all-locales", "-m --charmaps", "-c --category-name", "-k --keyword-name", "-v --verbose"),
+      ...flags(
+        "-a --all-locales",
+        "-m --charmaps",
+        "-c --category-name",
+        "-k --keyword-name",
+        "-v --verbose",
+      ),
       ...flags("--usage", "-V --version", "-? --help"),
     ],
     operands: NAMES,
@@ -135,8 +159,11 @@ export const SYSTEM: SpecFamily = {
   printenv: {
     summary: "print environment variables (all of them without an operand)",
     options: [...flags("-0 --null"), ...HELP_VERSION],
-    operands: [{ role: "plain", repeat: true, check: "secret-name" }],
-    tests: { readOnly: ["printenv HOME", "printenv PATH"], notReadOnly: ["printenv", "printenv AWS_SECRET_ACCESS_KEY"] },
+    operands: [{ role: "plain", repeat: true, optional: true, check: "secret-name", implicit: "" }],
+    tests: {
+      readOnly: ["printenv HOME", "printenv PATH"],
+      notReadOnly: ["printenv", "printenv AWS_SECRET_ACCESS_KEY"],
+    },
   },
   env: {
     summary: "print the environment (run a command with it: see the wrappers)",
@@ -149,11 +176,45 @@ export const SYSTEM: SpecFamily = {
   man: {
     summary: "manual pages (man-db: argp, long options by unique prefix)",
     options: [
-      ...flags("-d --debug", "-D --default", "-f --whatis", "-k --apropos", "-K --global-apropos", "-w --where --path"),
-      ...flags("--location", "-W --where-cat --location-cat", "-i --ignore-case", "-I --match-case", "--regex"),
-      ...flags("--wildcard", "--names-only", "-a --all", "--no-subpages", "-7 --ascii", "--no-hyphenation --nh"),
-      ...flags("--no-justification --nj", "-t --troff", "-Z --ditroff", "--usage", "-V --version", "-? --help"),
-      ...values("-R --recode", "-L --locale", "-m --systems", "-M --manpath", "-S -s --sections", "-e --extension"),
+      ...flags(
+        "-d --debug",
+        "-D --default",
+        "-f --whatis",
+        "-k --apropos",
+        "-K --global-apropos",
+        "-w --where --path",
+      ),
+      ...flags(
+        "--location",
+        "-W --where-cat --location-cat",
+        "-i --ignore-case",
+        "-I --match-case",
+        "--regex",
+      ),
+      ...flags(
+        "--wildcard",
+        "--names-only",
+        "-a --all",
+        "--no-subpages",
+        "-7 --ascii",
+        "--no-hyphenation --nh",
+      ),
+      ...flags(
+        "--no-justification --nj",
+        "-t --troff",
+        "-Z --ditroff",
+        "--usage",
+        "-V --version",
+        "-? --help",
+      ),
+      ...values(
+        "-R --recode",
+        "-L --locale",
+        "-m --systems",
+        "-M --manpath",
+        "-S -s --sections",
+        "-e --extension",
+      ),
       ...values("-r --prompt", "-E --encoding", "-p --preprocessor"),
       ...optionals("--warnings", "-T --troff-device"),
       effect("-l --local-file", "plain"),
@@ -165,7 +226,10 @@ export const SYSTEM: SpecFamily = {
       effect("-c --catman", "write", "writes cat pages"),
     ],
     operands: NAMES,
-    tests: { readOnly: ["man ls", "man 5 crontab", "man -k socket"], notReadOnly: ["man -P sh ls", "man --pag=sh ls"] },
+    tests: {
+      readOnly: ["man ls", "man 5 crontab", "man -k socket"],
+      notReadOnly: ["man -P sh ls", "man --pag=sh ls"],
+    },
   },
   tldr: {
     summary: "simplified manual pages (several clients: only the options they share, exact)",

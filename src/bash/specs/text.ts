@@ -2,7 +2,7 @@
  * Text filters of GNU coreutils (9.1) and util-linux: every option from `--help`, long options by
  * getopt_long's unique prefix. Operands are files read unless said otherwise.
  */
-import type { SpecFamily, Slot } from "../spec.ts";
+import type { Slot, SpecFamily } from "../spec.ts";
 import { effect, flags, HELP_VERSION, opt, optionals, values } from "./build.ts";
 
 const READ_FILES: Slot[] = [{ name: "files", role: "read", optional: true, repeat: true }];
@@ -51,7 +51,10 @@ export const TEXT: SpecFamily = {
       ...optionals("--follow"),
       ...HELP_VERSION,
     ],
-    tests: { readOnly: ["tail -n 20 log.txt", "tail -f log", "tail --follow=name log"], notReadOnly: ["tail -X f"] },
+    tests: {
+      readOnly: ["tail -n 20 log.txt", "tail -f log", "tail --follow=name log"],
+      notReadOnly: ["tail -X f"],
+    },
   },
   wc: {
     summary: "count lines, words and bytes",
@@ -92,7 +95,14 @@ export const TEXT: SpecFamily = {
   uniq: {
     summary: "report or omit repeated lines",
     options: [
-      ...flags("-c --count", "-d --repeated", "-D", "-i --ignore-case", "-u --unique", "-z --zero-terminated"),
+      ...flags(
+        "-c --count",
+        "-d --repeated",
+        "-D",
+        "-i --ignore-case",
+        "-u --unique",
+        "-z --zero-terminated",
+      ),
       ...values("-f --skip-fields", "-s --skip-chars", "-w --check-chars"),
       ...optionals("--all-repeated", "--group"),
       ...HELP_VERSION,
@@ -113,9 +123,19 @@ export const TEXT: SpecFamily = {
       ...flags("-V --version-sort", "-c", "-C", "--debug", "-m --merge", "-s --stable", "-u --unique"),
       ...flags("-z --zero-terminated"),
       ...optionals("--check"),
-      ...values("--sort", "--batch-size", "-k --key", "-S --buffer-size", "-t --field-separator", "--parallel"),
+      ...values(
+        "--sort",
+        "--batch-size",
+        "-k --key",
+        "-S --buffer-size",
+        "-t --field-separator",
+        "--parallel",
+      ),
       opt("--random-source", { role: "read" }),
-      opt("--compress-program", { role: "program", why: "compresses temporary files with the program named" }),
+      opt("--compress-program", {
+        role: "program",
+        why: "compresses temporary files with the program named",
+      }),
       FILES0,
       opt("-o --output", { role: "write", why: "writes the sorted output to this file" }),
       opt("-T --temporary-directory", { role: "write", why: "writes temporary files in this directory" }),
@@ -132,7 +152,12 @@ export const TEXT: SpecFamily = {
     options: [
       ...values("-b --body-numbering", "-d --section-delimiter", "-f --footer-numbering"),
       ...values("-h --header-numbering", "-i --line-increment", "-l --join-blank-lines"),
-      ...values("-n --number-format", "-s --number-separator", "-v --starting-line-number", "-w --number-width"),
+      ...values(
+        "-n --number-format",
+        "-s --number-separator",
+        "-v --starting-line-number",
+        "-w --number-width",
+      ),
       ...flags("-p --no-renumber"),
       ...HELP_VERSION,
     ],
@@ -141,7 +166,20 @@ export const TEXT: SpecFamily = {
   od: {
     summary: "dump files in octal and other formats",
     options: [
-      ...flags("-v --output-duplicates", "--traditional", "-a", "-b", "-c", "-d", "-f", "-i", "-l", "-o", "-s", "-x"),
+      ...flags(
+        "-v --output-duplicates",
+        "--traditional",
+        "-a",
+        "-b",
+        "-c",
+        "-d",
+        "-f",
+        "-i",
+        "-l",
+        "-o",
+        "-s",
+        "-x",
+      ),
       ...values("-A --address-radix", "--endian", "-j --skip-bytes", "-N --read-bytes", "-t --format", "-S"),
       ...optionals("--strings", "-w --width"),
       ...HELP_VERSION,
@@ -253,7 +291,14 @@ export const TEXT: SpecFamily = {
     options: [
       ...flags("-a --all", "-d --data", "-f --print-file-name", "-w --include-all-whitespace", "-o"),
       ...flags("-h --help", "-v -V --version"),
-      ...values("-n --bytes", "-t --radix", "-T --target", "-e --encoding", "-s --output-separator", "-U --unicode"),
+      ...values(
+        "-n --bytes",
+        "-t --radix",
+        "-T --target",
+        "-e --encoding",
+        "-s --output-separator",
+        "-U --unicode",
+      ),
     ],
     tests: { readOnly: ["strings -n 8 a.out"], notReadOnly: ["strings -q a.out"] },
   },
@@ -270,8 +315,19 @@ export const TEXT: SpecFamily = {
       ...flags("--speed-large-files", "--help", "-v --version"),
       ...values("-C", "-U", "-W --width", "-F --show-function-line", "--tabsize", "-x --exclude"),
       ...values("-I --ignore-matching-lines", "-D --ifdef", "--label", "--line-format", "--horizon-lines"),
-      ...values("--old-group-format", "--new-group-format", "--unchanged-group-format", "--changed-group-format"),
-      ...values("--old-line-format", "--new-line-format", "--unchanged-line-format", "--palette", "-S --starting-file"),
+      ...values(
+        "--old-group-format",
+        "--new-group-format",
+        "--unchanged-group-format",
+        "--changed-group-format",
+      ),
+      ...values(
+        "--old-line-format",
+        "--new-line-format",
+        "--unchanged-line-format",
+        "--palette",
+        "-S --starting-file",
+      ),
       ...optionals("--context", "--unified", "--color"),
       opt("-X --exclude-from", { role: "read" }),
       opt("--from-file", { role: "read" }),
