@@ -57,7 +57,7 @@ function tableOf(spec: CommandSpec, inherited: readonly OptionSpec[]): Table {
       else table.whole.set(name, option);
     }
     const roles = [option.role ?? "plain", ...(option.values ?? [])];
-    if (roles.some((r) => !HARMLESS_GLOB_ROLES.has(r)) || option.changes || option.until) {
+    if (roles.some((r) => !HARMLESS_GLOB_ROLES.has(r)) || option.changes) {
       table.globSafe = false;
     }
     if (roles.some((r) => r === "program" || r === "code")) table.runs = true;
@@ -85,6 +85,8 @@ interface Use {
 
 interface Level {
   spec: CommandSpec;
+  /** Long-option style here: the level's own, or the one above it. */
+  style: NonNullable<CommandSpec["long"]>;
   table: Table;
   persistent: readonly OptionSpec[];
 }
@@ -121,7 +123,12 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   const uses: Use[] = [];
   const operands: Word[] = [];
   const subcommands: string[] = [];
-  let level: Level = { spec, table: tableOf(spec, []), persistent: spec.persistent ?? [] };
+  let level: Level = {
+    spec,
+    style: spec.long ?? "gnu",
+    table: tableOf(spec, []),
+    persistent: spec.persistent ?? [],
+  };
   let optionsOpen = true;
   let ruleStart = 0;
   let stopped = false;
@@ -178,7 +185,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   function readOption(i: number): number {
     const text = texts[i]!;
     const table = level.table;
-    const style = level.spec.long ?? spec.long ?? "gnu";
+    const style = level.style;
     const whole = table.whole.get(text);
     if (whole) return optionWithValue(whole, text, undefined, i);
     if (text.startsWith("--")) {
@@ -240,7 +247,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       return end + 1 - i;
     }
     if (!takesValue(option)) {
-      if (attached !== undefined && !(level.spec.long === "exact" && /^(?:true|false)$/.test(attached))) {
+      if (attached !== undefined && !(level.style === "exact" && /^(?:true|false)$/.test(attached))) {
         refuse(`${label()} ${given} takes no value`);
       }
       uses.push(flagUse(option, given));
@@ -305,7 +312,12 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       if (subcommands.length === 0) ruleStart = i;
       subcommands.push(text);
       const persistent = [...level.persistent, ...(sub.persistent ?? [])];
-      level = { spec: sub, table: tableOf(sub, level.persistent), persistent };
+      level = {
+        spec: sub,
+        style: sub.long ?? level.style,
+        table: tableOf(sub, level.persistent),
+        persistent,
+      };
       i++;
       continue;
     }

@@ -184,8 +184,9 @@ export const FILES: SpecFamily = {
     long: "none",
     cluster: false,
     options: [
-      ...flags("-a", "-b", "-C", "-E", "-e", "-h", "-i", "-p", "-ps", "-d", "-u", "-v"),
-      ...values("-c", "-g", "-l", "-n", "-o", "-s"),
+      ...flags("-a -autoskip", "-b -bits", "-C -capitalize", "-E -EBCDIC", "-e -little-endian", "-h -help"),
+      ...flags("-i -include", "-p -ps -postscript -plain", "-d -decimal", "-u -uppercase", "-v -version"),
+      ...values("-c -cols", "-g -groupsize", "-l -len", "-n -name", "-o -offset", "-s -seek"),
       effect("-r", "plain"),
     ],
     operands: [{ role: "read", optional: true }, { role: "write", optional: true }],

@@ -204,7 +204,9 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   "cat-file": sub("show repository objects", "cat-file"),
   "merge-base": sub("find common ancestors", "merge-base"),
   "name-rev": sub("name revisions", "name-rev"),
-  "show-ref": sub("list references", "show-ref"),
+  "show-ref": sub("list references", "show-ref", {
+    options: [...reviewed(GIT_OPTIONS["show-ref"]!), ...flags("--branches")],
+  }),
   "for-each-ref": sub("list references", "for-each-ref"),
   "count-objects": sub("count unpacked objects", "count-objects"),
   "check-ignore": sub("debug gitignore", "check-ignore", { operands: [{ role: "plain", repeat: true }] }),
@@ -279,7 +281,19 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
       optional: true,
     }],
   }),
-  help: { summary: "git help", options: flags("-a --all", "-g --guides", "-i", "-m", "-w"), operands: REVS },
+  help: {
+    summary: "git help",
+    options: flags(
+      "-a --all",
+      "-g --guides",
+      "-c --config",
+      "-i --info",
+      "-m --man",
+      "-w --web",
+      "--verbose",
+    ),
+    operands: REVS,
+  },
   version: { summary: "git version", options: flags("--build-options"), operands: [] },
   var: {
     summary: "show a git variable",

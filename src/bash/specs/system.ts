@@ -58,7 +58,7 @@ export const SYSTEM: SpecFamily = {
   },
   uptime: {
     summary: "how long the system has been running",
-    options: flags("-p --pretty", "-h --help", "-s --since", "-V --version"),
+    options: flags("-p --pretty", "-h --help", "-s --since", "-V --version", "-r --raw"),
     operands: NONE,
     tests: { readOnly: ["uptime", "uptime -p"], notReadOnly: ["uptime x"] },
   },
