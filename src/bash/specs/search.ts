@@ -3,7 +3,7 @@
  * find (its own expression grammar: single-dash primaries matched whole).
  */
 import type { CommandSpec, OptionSpec, SpecFamily } from "../spec.ts";
-import { effect, flags, HELP_VERSION, opt, optionals, values } from "./build.ts";
+import { effect, flags, opt, optionals, values } from "./build.ts";
 
 const GREP: CommandSpec = {
   summary: "print lines that match patterns",

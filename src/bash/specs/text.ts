@@ -5,7 +5,6 @@
 import type { Slot, SpecFamily } from "../spec.ts";
 import { effect, flags, HELP_VERSION, opt, optionals, values } from "./build.ts";
 
-const READ_FILES: Slot[] = [{ name: "files", role: "read", optional: true, repeat: true }];
 const FILES0 = opt("--files0-from", { role: "read", why: "reads the list of files to process" });
 const CHECKSUM = {
   summary: "print or check a message digest",
