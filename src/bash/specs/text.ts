@@ -2,7 +2,7 @@
  * Text filters of GNU coreutils (9.1) and util-linux: every option from `--help`, long options by
  * getopt_long's unique prefix. Operands are files read unless said otherwise.
  */
-import type { Slot, SpecFamily } from "../spec.ts";
+import type { SpecFamily } from "../spec.ts";
 import { effect, flags, HELP_VERSION, opt, optionals, values } from "./build.ts";
 
 const FILES0 = opt("--files0-from", { role: "read", why: "reads the list of files to process" });
