@@ -47,7 +47,7 @@ describe("toolrt mcp list", () => {
     const human = cli("--mcp-config", join(dir, "servers.json"), "mcp", "list");
     expect(human.stdout).toMatch(/^wb\s+connected\s+8 tools {2}flag/m);
     expect(human.stdout).toContain("why: MCP error -32000: Connection closed");
-  }, 30_000);
+  }, 60_000);
 
   test("a broken --mcp-config file exits 2 naming the file", () => {
     writeFileSync(join(dir, "broken.json"), JSON.stringify({ mcpServers: { x: { url: "nope" } } }));
@@ -77,7 +77,7 @@ describe("toolrt mcp approve", () => {
     cli("mcp", "approve", "--revoke", "proj");
     expect(JSON.parse(cli("mcp", "list", "--json").stdout)[0]).toMatchObject({ status: "disabled" });
     expect(cli("mcp", "approve", "nosuch").code).toBe(2);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe("toolrt serve", () => {
@@ -140,7 +140,7 @@ describe("toolrt serve", () => {
       2,
       "toolrt: a bearer token is required: set TOOLRT_SERVE_TOKEN or pass --token TOKEN",
     ]);
-  }, 30_000);
+  }, 60_000);
 
   test("--http needs a non-empty token; only --no-auth on loopback serves without one", () => {
     const refused = (args: string[], message: string) => {
@@ -170,7 +170,7 @@ describe("toolrt serve", () => {
     );
     refused(["--token", "t"], "--token, --no-auth and --allow-remote apply to --http only");
     refused(["--deferred", "all"], '--deferred expects search or list, got "all"');
-  }, 30_000);
+  }, 60_000);
 
   test("--no-auth on loopback serves without a token and says so", async () => {
     const serve = Bun.spawn(
@@ -204,7 +204,7 @@ describe("toolrt serve", () => {
       serve.kill("SIGTERM");
       expect(await serve.exited).toBe(0);
     }
-  }, 30_000);
+  }, 60_000);
 
   test("--http accepts PORT, :PORT, HOST:PORT and [v6]:PORT", () => {
     expect(parseListen("8080")).toEqual({ host: "127.0.0.1", port: 8080 });

@@ -191,7 +191,7 @@ describe("connecting", () => {
       expect(statuses.find((s) => s.name === "late")).toMatchObject({ status: "failed" });
       expect(statuses.find((s) => s.name === "late")?.reason).toContain("within 800 ms");
     },
-    30_000,
+    60_000,
   );
 
   test("connect is memoized: concurrent callers share one client", async () => {

@@ -83,7 +83,7 @@ describe("OAuth for a remote MCP server", () => {
   test("before any login the server needs authorization, and says how to get it", () => {
     expect(listed()).toMatchObject({ status: "needs-auth" });
     expect(listed().reason).toContain("run `toolrt mcp login secure` if it supports OAuth");
-  }, 30_000);
+  }, 60_000);
 
   test("login: discovery, registration and PKCE; tokens stored 0600 in a 0700 directory", async () => {
     const { code, stdout } = await login();
@@ -96,13 +96,13 @@ describe("OAuth for a remote MCP server", () => {
     expect(stored).toMatchObject({ serverUrl: `${base}/mcp`, tokens: { token_type: "Bearer" } });
     expect(stored.codeVerifier).toBeUndefined();
     expect(await stats()).toMatchObject({ registrations: 1, authorizations: 1, codeExchanges: 1 });
-  }, 30_000);
+  }, 60_000);
 
   test("a call with the stored token", () => {
     expect(listed()).toMatchObject({ status: "connected" });
     const run = echo("with a token");
     expect([run.code, run.stdout.trim()]).toEqual([0, "with a token\n(mcp__secure__echo: ok)"]);
-  }, 30_000);
+  }, 60_000);
 
   test("after the access token expires, it is refreshed and the call goes through", async () => {
     const before = (await stats()).refreshes!;
@@ -110,7 +110,7 @@ describe("OAuth for a remote MCP server", () => {
     const run = echo("after expiry");
     expect([run.code, run.stdout.trim()]).toEqual([0, "after expiry\n(mcp__secure__echo: ok)"]);
     expect((await stats()).refreshes).toBe(before + 1);
-  }, 30_000);
+  }, 60_000);
 
   test("a revoked grant: the server needs a new login, and a call says so", async () => {
     await fetch(`${base}/test/revoke`, { method: "POST" });
@@ -125,7 +125,7 @@ describe("OAuth for a remote MCP server", () => {
       "toolrt: mcp__secure__echo cannot be called now: MCP server secure needs authorization: the login is " +
       "missing, expired or revoked; the authorization server wants a new login: run `toolrt mcp login secure`",
     ]);
-  }, 30_000);
+  }, 60_000);
 
   test("logging in again works, and logout forgets the tokens", async () => {
     expect((await login()).code).toBe(0);
@@ -165,5 +165,5 @@ describe("the login's redirect", () => {
       2,
       "toolrt: local is a stdio server; OAuth is for http and sse servers",
     ]);
-  }, 30_000);
+  }, 60_000);
 });

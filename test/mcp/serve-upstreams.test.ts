@@ -112,7 +112,7 @@ describe("toolrt serve with a hung and a slow upstream", () => {
       /^hung\s+failed\s+0 tools\s+flag\s+\S+ \S+hung\.ts\n\s+why: did not finish connecting within 300 ms$/,
     );
     expect(run.stdout + run.stderr).not.toContain("cancellation");
-  }, 30_000);
+  }, 60_000);
 });
 
 describe("an upstream tool's title, annotations, output schema and structured result, end to end", () => {
@@ -162,5 +162,5 @@ describe("an upstream tool's title, annotations, output schema and structured re
     });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ is_error: false, structured_content: { sum: 5 } });
-  }, 30_000);
+  }, 60_000);
 });
