@@ -25,6 +25,24 @@ export function stdioConfig(name: FixtureName, args: string[] = []): McpServerCo
   return { type: "stdio", command: command!, args: rest, env: {} };
 }
 
+/**
+ * Global options and environment for CLI runs in a scratch directory: workspace `ws/`, its own
+ * state dir, the servers of `servers.json`, and no managed or user MCP config of the machine.
+ */
+export function scratchCli(dir: string): { globals: string[]; env: Record<string, string> } {
+  return {
+    globals: [
+      "--cwd",
+      join(dir, "ws"),
+      "--state-dir",
+      join(dir, "state"),
+      "--mcp-config",
+      join(dir, "servers.json"),
+    ],
+    env: { TOOLRT_MANAGED_MCP: join(dir, "managed.json"), XDG_CONFIG_HOME: join(dir, "config") },
+  };
+}
+
 export function entry(name: string, config: McpServerConfig): McpServerEntry {
   return { name, scope: "flag", file: "test", config };
 }

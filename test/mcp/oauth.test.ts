@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { codeOfRedirect } from "../../src/mcp/oauth/login.ts";
 import { runCli } from "../helpers/cli.ts";
-import { fixtureArgv } from "./fixtures.ts";
+import { fixtureArgv, scratchCli } from "./fixtures.ts";
 
 const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
 let dir: string;
@@ -35,15 +35,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const globals = () => [
-  "--cwd",
-  join(dir, "ws"),
-  "--state-dir",
-  join(dir, "state"),
-  "--mcp-config",
-  join(dir, "servers.json"),
-];
-const env = () => ({ TOOLRT_MANAGED_MCP: join(dir, "managed.json"), XDG_CONFIG_HOME: join(dir, "config") });
+const globals = () => scratchCli(dir).globals;
+const env = () => scratchCli(dir).env;
 const cli = (...args: string[]) => runCli([...globals(), ...args], { env: env() });
 const listed = () =>
   JSON.parse(cli("mcp", "list", "--json").stdout)[0] as { status: string; reason?: string };

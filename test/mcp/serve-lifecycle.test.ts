@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fixtureArgv } from "./fixtures.ts";
+import { fixtureArgv, scratchCli } from "./fixtures.ts";
 import {
   eventually,
   INITIALIZE,
@@ -28,16 +28,14 @@ const UPSTREAM_PROCESSES = 4;
 
 let dir: string;
 let marker: string;
-let configFile: string;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "toolrt-serve-life-"));
   mkdirSync(join(dir, "ws"));
   marker = newMarker();
   const server = (argv: string[]) => ({ command: argv[0], args: [...argv.slice(1), "--marker", marker] });
-  configFile = join(dir, "servers.json");
   writeFileSync(
-    configFile,
+    join(dir, "servers.json"),
     JSON.stringify({
       mcpServers: {
         wb: server(fixtureArgv("well-behaved")),
@@ -53,23 +51,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const serveArgv = () => [
-  process.execPath,
-  MAIN,
-  "--cwd",
-  join(dir, "ws"),
-  "--state-dir",
-  join(dir, "state"),
-  "--mcp-config",
-  configFile,
-  "serve",
-];
-
-const env = () => ({
-  ...process.env,
-  TOOLRT_MANAGED_MCP: join(dir, "managed.json"),
-  XDG_CONFIG_HOME: join(dir, "config"),
-});
+const serveArgv = () => [process.execPath, MAIN, ...scratchCli(dir).globals, "serve"];
+const env = () => ({ ...process.env, ...scratchCli(dir).env });
 
 /** Starts serve, initializes it, and waits until every upstream process runs. */
 async function startServe() {
@@ -136,7 +119,7 @@ describe("toolrt serve over stdio ends, and leaves no upstream process behind", 
   }, LIMIT_MS);
 
   test("a process holding MCP servers that crashes (uncaught exception) takes them with it", async () => {
-    const host = Bun.spawn([...fixtureArgv("crash-host"), "--mcp-config", configFile], {
+    const host = Bun.spawn([...fixtureArgv("crash-host"), "--mcp-config", join(dir, "servers.json")], {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "ignore",

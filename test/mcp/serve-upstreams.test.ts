@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { runCli } from "../helpers/cli.ts";
-import { fixtureArgv, stdioConfig } from "./fixtures.ts";
+import { fixtureArgv, scratchCli, stdioConfig } from "./fixtures.ts";
 import { eventually } from "./processes.ts";
 
 const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
@@ -27,15 +27,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const env = () => ({ TOOLRT_MANAGED_MCP: join(dir, "managed.json"), XDG_CONFIG_HOME: join(dir, "config") });
-const globals = () => [
-  "--cwd",
-  join(dir, "ws"),
-  "--state-dir",
-  join(dir, "state"),
-  "--mcp-config",
-  join(dir, "servers.json"),
-];
+const env = () => scratchCli(dir).env;
+const globals = () => scratchCli(dir).globals;
 
 function writeServers(servers: Record<string, unknown>): void {
   writeFileSync(join(dir, "servers.json"), JSON.stringify({ mcpServers: servers }));
