@@ -72,7 +72,8 @@ export function register(program: Command): void {
       };
       try {
         if (!listen) {
-          await Promise.race([serveStdio(session, options), stop]);
+          const why = await Promise.race([serveStdio(session, options), stop]);
+          process.stderr.write(`toolrt serve: stopping (${why})\n`);
           return;
         }
         const endpoint = serveHttp(session, { ...listen, ...options, ...(token ? { token } : {}) });
@@ -82,7 +83,7 @@ export function register(program: Command): void {
           );
         }
         process.stderr.write(`toolrt serve: listening on ${endpoint.url}\n`);
-        await stop;
+        process.stderr.write(`toolrt serve: stopping (${await stop})\n`);
         await endpoint.stop();
       } catch (error) {
         process.exitCode = reportFailure(error, process.argv.slice(2));

@@ -174,25 +174,36 @@ describe("over http only", () => {
 
 describe("connecting", () => {
   test(
-    "a slow server never delays the rest: the fast one is in the pool first, the slow one times out",
+    "a slow server never delays the rest: the fast one is in the pool while the slow one still connects",
     async () => {
-      // Each server has its own connect timeout: the late one's is short, the fast one's is not.
       const manager = new McpManager([
         entry("fast", stdioConfig("well-behaved")),
-        entry("late", { ...stdioConfig("slow", ["--start-delay", "60000"]), connectTimeoutMs: 800 }),
+        entry("late", stdioConfig("slow", ["--start-delay", "60000"])),
       ], { workspace: process.cwd(), connectTimeoutMs: 30_000 });
       cleanups.push(() => manager.close());
       const pool = new ToolPool([], { mode: "default", denyRules: [] });
       manager.attach(pool);
-      const all = manager.connectAll();
+      manager.startAll();
       await eventually(() => pool.find("mcp__fast__echo") !== undefined, "the fast server's tools");
       expect(manager.statuses().find((s) => s.name === "late")?.status).toBe("pending");
-      const statuses = await all;
-      expect(statuses.find((s) => s.name === "late")).toMatchObject({ status: "failed" });
-      expect(statuses.find((s) => s.name === "late")?.reason).toContain("within 800 ms");
+      expect(manager.unavailableReason("mcp__late__ping")).toMatch(
+        /^MCP server late is still connecting \(for \d+ s; it gives up after 30 s\)\. Try again shortly$/,
+      );
     },
     60_000,
   );
+
+  test("a server's own connectTimeoutMs bounds its connecting, and the failure says so", async () => {
+    const manager = new McpManager([
+      entry("late", { ...stdioConfig("slow", ["--start-delay", "60000"]), connectTimeoutMs: 300 }),
+    ], { workspace: process.cwd(), connectTimeoutMs: 30_000 });
+    cleanups.push(() => manager.close());
+    const [late] = await manager.connectAll();
+    expect(late).toMatchObject({ status: "failed", reason: "did not finish connecting within 300 ms" });
+    expect(manager.unavailableReason("mcp__late__ping")).toBe(
+      "MCP server late failed: did not finish connecting within 300 ms",
+    );
+  }, 60_000);
 
   test("connect is memoized: concurrent callers share one client", async () => {
     const manager = new McpManager([entry("wb", stdioConfig("well-behaved"))], { workspace: process.cwd() });

@@ -60,8 +60,8 @@ describe("toolrt serve with a hung and a slow upstream", () => {
     "answers at once with what is connected; a slow server joins with list_changed; a pending or failed one's tools say why",
     async () => {
       writeServers({
-        hung: hungServer(6_000),
-        slow: stdioConfig("slow", ["--start-delay", "1500"]),
+        hung: hungServer(10_000),
+        slow: stdioConfig("slow", ["--start-when", join(dir, "go")]),
       });
       const client = await serve("--allow", "mcp__slow__ping", "serve", "--deferred", "list");
       let changed = 0;
@@ -74,8 +74,12 @@ describe("toolrt serve with a hung and a slow upstream", () => {
       const pending = await client.callTool({ name: "mcp__hung__anything", arguments: {} });
       expect(pending.isError).toBe(true);
       expect(text(pending)).toMatch(
-        /^Error: mcp__hung__anything cannot be called now: MCP server hung is still connecting \(for \d+ s; it gives up after 6 s\)\. Try again shortly\.$/,
+        /^Error: mcp__hung__anything cannot be called now: MCP server hung is still connecting \(for \d+ s; it gives up after 10 s\)\. Try again shortly\.$/,
       );
+
+      // The slow server comes up now: a list_changed follows, and its tools are listed.
+
+      writeFileSync(join(dir, "go"), "");
 
       await eventually(() => changed > 0, "a list_changed notification");
       const listed = async () => (await client.listTools()).tools.map((t) => t.name);
@@ -90,7 +94,7 @@ describe("toolrt serve with a hung and a slow upstream", () => {
         text(await client.callTool({ name: "mcp__hung__anything", arguments: {} }));
       await eventually(async () => (await hungError()).includes("failed"), "the hung server to time out");
       expect(await hungError()).toBe(
-        "Error: mcp__hung__anything cannot be called now: MCP server hung failed: did not finish connecting within 6000 ms.",
+        "Error: mcp__hung__anything cannot be called now: MCP server hung failed: did not finish connecting within 10000 ms.",
       );
     },
     60_000,

@@ -40,8 +40,6 @@ export async function loginToServer(options: LoginOptions): Promise<string> {
       state,
       onAuthorizationUrl: (url) => options.onAuthorizationUrl(url.href, callback.url),
     });
-    // A login starts from no tokens (another account, or tokens that no longer work).
-    provider.invalidateCredentials("tokens");
     const first = await auth(provider, { serverUrl: options.url });
     if (first === "REDIRECT") {
       const pasted = options.pastedRedirect?.then((text) => codeOfRedirect(text, state));

@@ -71,8 +71,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     this.#update({ clientInformation, ...(this.redirectUrl ? { redirectUrl: this.redirectUrl } : {}) });
   }
 
+  /**
+   * A login starts from no tokens (another account, or tokens that stopped working); the stored
+   * ones stay until new ones replace them.
+   */
   tokens(): OAuthTokens | undefined {
-    return this.#store.read().tokens;
+    return this.#login ? undefined : this.#store.read().tokens;
   }
 
   saveTokens(tokens: OAuthTokens): void {

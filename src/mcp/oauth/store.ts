@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 
@@ -44,7 +44,7 @@ export class OAuthStore {
 
   update(change: (stored: StoredOAuth) => StoredOAuth): void {
     const next = change(this.read());
-    const dir = join(this.file, "..");
+    const dir = dirname(this.file);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700);
     const temporary = `${this.file}.${process.pid}.tmp`;
