@@ -10,7 +10,6 @@ import { questionGroup, stateTerms } from "./question.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { baseWords, isStopWord, stem, surfaceWords } from "./tokenize.ts";
 import { TypoCorrector } from "./typo.ts";
-import { wordVectors } from "./word-vectors.ts";
 
 export interface SearchLayers {
   synonyms: boolean;
@@ -31,8 +30,6 @@ export interface SearchLayers {
   questions: boolean;
   /** Re-ranking on one thing or many: "the issue #42" gets, "my issues" lists. */
   number: boolean;
-  /** A word's nearest neighbours in general English word vectors that the tools use ("reimburse" → "refund"). */
-  vectors: boolean;
 }
 
 export const ALL_LAYERS: SearchLayers = {
@@ -46,7 +43,6 @@ export const ALL_LAYERS: SearchLayers = {
   nameMatch: true,
   servers: true,
   number: true,
-  vectors: true,
 };
 
 /** The query as groups of weighted terms, and where each group came from. */
@@ -85,11 +81,6 @@ const NEGATED_WEIGHT = 0.5;
 
 /** How much an identifier counts as the word of its kind ("ENG-42" as "issue"). */
 const KIND_WEIGHT = 0.7;
-
-/** A word-vector neighbour counts this much times its cosine similarity to the word typed... */
-const NEIGHBOUR_WEIGHT = 0.6;
-/** ...and at most this many of a word's neighbours that the tools use are tried. */
-const NEIGHBOURS_TRIED = 5;
 
 const correctors = new WeakMap<SearchIndex, TypoCorrector>();
 
@@ -191,22 +182,7 @@ function alternativesOf(word: string, index: SearchIndex, layers: SearchLayers):
       }
     }
   }
-  // Only for words no tool uses: the neighbours of a word the tools know mostly add noise.
-  if (layers.vectors && !index.hasTerm(term)) group.push(...neighbourTerms(word, index));
   return group;
-}
-
-/** The word's nearest word-vector neighbours that the tools use, as terms weighted by similarity. */
-function neighbourTerms(word: string, index: SearchIndex): WeightedTerm[] {
-  const terms: WeightedTerm[] = [];
-  const own = stem(word);
-  for (const { word: neighbour, similarity } of wordVectors().neighbours(word)) {
-    const term = stem(neighbour);
-    if (term === own || !index.hasTerm(term) || terms.some((t) => t.term === term)) continue;
-    terms.push({ term, weight: NEIGHBOUR_WEIGHT * similarity });
-    if (terms.length === NEIGHBOURS_TRIED) break;
-  }
-  return terms;
 }
 
 /** Drops terms no tool uses and keeps the best weight of each term, the typed term first. */

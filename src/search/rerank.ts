@@ -11,32 +11,6 @@
 import type { QueryGroup, ScoredDoc, SearchIndex } from "./index.ts";
 import { actionFit } from "./intent.ts";
 import { serverWords } from "./servers.ts";
-import { isStopWord, surfaceWords } from "./tokenize.ts";
-import { wordVectors } from "./word-vectors.ts";
-
-function nameWords(name: string): string[] {
-  const parts = name.split("__");
-  return surfaceWords(parts[parts.length - 1]!);
-}
-
-function meanVector(words: readonly string[]): Float32Array | undefined {
-  const vectors = wordVectors();
-  const sum = new Float32Array(vectors.dims);
-  let any = false;
-  for (const word of words) if (!isStopWord(word) && vectors.addTo(sum, word, 1)) any = true;
-  return any ? sum : undefined;
-}
-
-function cosine(a: Float32Array, b: Float32Array | undefined): number {
-  if (!b) return 0;
-  let dot = 0, na = 0, nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
-}
 
 /** How many of BM25F's best are looked at again. */
 export const CANDIDATES = 30;
@@ -54,8 +28,6 @@ export interface RerankWeights {
   otherServer: number;
   /** The tool gives one thing or many as the request asks (1), or the other (-1); see `number.ts`. */
   number: number;
-  /** Cosine of the query's and the tool name's mean word vectors. */
-  meaning: number;
 }
 
 export const RERANK_WEIGHTS: RerankWeights = {
@@ -65,7 +37,6 @@ export const RERANK_WEIGHTS: RerankWeights = {
   server: 0.4,
   otherServer: -0.3,
   number: 0.05,
-  meaning: 0.15,
 };
 
 /** What the re-ranker reads of a query. */
@@ -79,8 +50,6 @@ export interface RerankQuery {
   stems: readonly string[];
   /** Whether the request asks for one thing or many (see `number.ts`). */
   number: number;
-  /** Lower-case words of the query. */
-  words: readonly string[];
 }
 
 export type RerankFeatures = Record<keyof RerankWeights, number>;
@@ -91,7 +60,6 @@ export function rerankFeatures(index: SearchIndex, query: RerankQuery, candidate
   const { terms } = index.postings;
   const groupIds = query.groups.map((group) => group.map(({ term }) => terms.get(term) ?? -1));
   const named = namedServers(index, query.stems);
-  const queryVector = meanVector(query.words);
   return candidates.map(({ doc }): RerankFeatures => {
     const from = nameStarts[doc]!;
     const to = nameStarts[doc + 1]!;
@@ -112,7 +80,6 @@ export function rerankFeatures(index: SearchIndex, query: RerankQuery, candidate
       server: onNamed ? 1 : 0,
       otherServer: named.size > 0 && !onNamed ? 1 : 0,
       number: query.number * numbers[doc]!,
-      meaning: queryVector ? cosine(queryVector, meanVector(nameWords(index.names[doc]!))) : 0,
     };
   });
 }

@@ -101,7 +101,6 @@ export class ToolIndex {
       actions: intent.actions,
       stems: words.flatMap(analyzeWord),
       number: queryNumber(text),
-      words,
     };
     return { query, candidates: this.index.search(groups, CANDIDATES, allowed) };
   }
@@ -152,7 +151,6 @@ function layerWeights(weights: RerankWeights, layers: SearchLayers): RerankWeigh
     server: layers.servers ? weights.server : 0,
     otherServer: layers.servers ? weights.otherServer : 0,
     number: layers.number ? weights.number : 0,
-    meaning: layers.vectors ? weights.meaning : 0,
   };
 }
 

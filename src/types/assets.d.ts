@@ -11,8 +11,3 @@ declare module "*.wasm" {
   const path: string;
   export default path;
 }
-
-declare module "*.bin" {
-  const path: string;
-  export default path;
-}
