@@ -109,6 +109,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
         discovered,
         resultStyle: options.searchResultStyle ?? "schemas",
         stateDir: globals.stateDir,
+        scope: () => loaded.policy.searchScope(),
       });
       const builtins = [...tools, toolSearch, createSkillTool(skills), ...mcpResourceTools(mcp)];
       const pool: ToolPool = new ToolPool(builtins, {

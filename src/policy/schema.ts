@@ -37,6 +37,10 @@ export const policyTestSchema = z.strictObject({
 const paths = z.array(z.string().min(1, "an empty path"));
 const HOST = /^(?:(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+/** What ToolSearch may find; each policy file can only narrow it (see `Policy.searchScope`). */
+export const SEARCH_SCOPES = ["all", "mcp-only", "builtins-only", "none"] as const;
+export type SearchScopeName = (typeof SEARCH_SCOPES)[number];
+
 /** Which tools load on turn one and which wait behind ToolSearch (names, globs or MCP servers). */
 export const toolLoadingSchema = z.strictObject({
   alwaysLoad: z.array(z.string().min(1)).optional().describe(
@@ -44,6 +48,12 @@ export const toolLoadingSchema = z.strictObject({
   ),
   defer: z.array(z.string().min(1)).optional().describe(
     "Tools kept out of turn one, found through ToolSearch",
+  ),
+  search: z.enum(SEARCH_SCOPES).optional().describe(
+    'Which deferred tools ToolSearch may find: "all" (default), "mcp-only", "builtins-only" or "none"',
+  ),
+  searchServers: z.array(z.string().min(1)).optional().describe(
+    "The only MCP servers (or plugins) whose tools ToolSearch may find (default: every one)",
   ),
 });
 
@@ -89,7 +99,9 @@ export const policyFileSchema = z.strictObject({
   sandbox: sandboxSectionSchema.optional().describe(
     "The sandbox of Bash and ExecCommand; managed values win (see policy/README.md)",
   ),
-  tools: toolLoadingSchema.optional().describe("Deferral overrides: alwaysLoad and defer lists"),
+  tools: toolLoadingSchema.optional().describe(
+    "Deferral overrides (alwaysLoad, defer) and what ToolSearch may find (search, searchServers)",
+  ),
   rules: z.array(policyRuleSchema).default([]),
   tests: z.array(policyTestSchema).default([]),
 });
