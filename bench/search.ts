@@ -123,6 +123,7 @@ for (
     ["intent", "intent.ts"],
     ["number", "number.ts"],
     ["servers", "servers.ts"],
+    ["inputs", "inputs.ts"],
   ]
 ) {
   report("search", {
