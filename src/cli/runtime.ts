@@ -131,7 +131,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       return createSession({
         ...(discovery ? { discovery } : {}),
         pool,
-        policy: (request) => rulesPolicy(rules, denials)(request),
+        policy: (request) => rulesPolicy(rules, denials, sandbox.placeOf)(request),
         analyze: analyzeShellCommand,
         hooks: loaded.policy.hooks(),
         pluginHooks: plugins.hooks(),

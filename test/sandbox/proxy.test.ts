@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { connect, createServer, type Socket } from "node:net";
-import { isHostAllowed, startProxy } from "../../src/sandbox/proxy.ts";
+import { isHostAllowed } from "../../src/sandbox/host-allow.ts";
+import { startProxy } from "../../src/sandbox/proxy.ts";
 
 describe("isHostAllowed", () => {
   const list = ["registry.npmjs.org", "*.github.com", "127.0.0.1:8080", "[::1]"];

@@ -16,7 +16,8 @@ import { type Cgroup, createCgroup } from "../../sandbox/limits.ts";
 import { buildSandboxProfile } from "../../sandbox/profile.ts";
 import { timingMark } from "../../sandbox/timing.ts";
 import { SandboxRefusedError, wrapCommand } from "../../sandbox/wrap.ts";
-import type { LaunchWrapper, WrappedLaunch } from "./launch.ts";
+import type { LaunchRequest, LaunchWrapper, WrappedLaunch } from "./launch.ts";
+import { type ExecutionPlace, executionPlace } from "./sandbox-context.ts";
 import { sandboxModeFor } from "./sandbox-mode.ts";
 
 /** A command that ran outside the sandbox, for the audit log. */
@@ -37,8 +38,14 @@ export interface SandboxedLaunchOptions {
   home?: string;
 }
 
-/** The wrapper, and `close()` for the end of its session: removes the shared cgroup. */
-export type SandboxedLauncher = LaunchWrapper & { close(): Promise<void> };
+/**
+ * The wrapper; `placeOf`, where a command will run (for the decision, with the same profile and
+ * mode as the launch); and `close()` for the end of its session: removes the shared cgroup.
+ */
+export type SandboxedLauncher = LaunchWrapper & {
+  placeOf(request: LaunchRequest): ExecutionPlace;
+  close(): Promise<void>;
+};
 
 /**
  * @example createBashTool({ wrapLaunch: sandboxedLaunch({ policy, workspace: cwd, onUnsandboxed: audit }) })
@@ -96,6 +103,10 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
     };
   };
   return Object.assign(wrap, {
+    placeOf: (request: LaunchRequest) =>
+      executionPlace(request, policy, profile, options.availability ?? detectSandbox(), {
+        asksForHosts: false,
+      }),
     close: async () => {
       closed = true;
       await cgroup?.remove();
