@@ -19,6 +19,11 @@ export interface CommandTarget {
   bareText: string;
   /** The words as written, wrappers included: deny and ask rules match this too. */
   wrappedText: string;
+  /**
+   * The command with the wrapper it was taken out of in front (`bash -c ls`, `xargs rm`): deny and
+   * ask rules match this too, so `Bash(bash:*)` holds for what runs inside `bash -c`.
+   */
+  viaText?: string;
   argv: string[];
   hasUnsafeEnv: boolean;
   noAutoAllow: string[];
@@ -234,6 +239,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       text: c.ruleText,
       bareText: stripAssignments(c.ruleText),
       wrappedText: c.argv.join(" "),
+      ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}` } : {}),
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,
       noAutoAllow: c.noAutoAllow,
@@ -309,7 +315,8 @@ function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
   if (rule.meta.effect !== "allow") {
     // Deny and ask also see the wrappers: `Bash(nohup:*)` denies `nohup ./server`.
     const { regex } = rule.command;
-    return regex.test(command.bareText) || regex.test(command.text) || regex.test(command.wrappedText);
+    return regex.test(command.bareText) || regex.test(command.text) || regex.test(command.wrappedText) ||
+      (command.viaText !== undefined && regex.test(command.viaText));
   }
   if (command.hasUnsafeEnv) return false;
   if (rule.command.isPrefix && command.noAutoAllow.length > 0) return false;
