@@ -33,7 +33,7 @@ describe("toolrt check --sandboxed", () => {
     expect(inside.reason).toStartWith("runs in the sandbox: writes limited to ");
     expect(inside.reason).toEndWith("network off");
     expect(checkJson(box, "Bash", "npm test")).toMatchObject({ decision: "ask", sandboxed: false });
-  });
+  }, 60_000);
 
   test.skipIf(!usable)("the human output explains what the sandbox will still block", () => {
     const box = workspace();
@@ -43,7 +43,7 @@ describe("toolrt check --sandboxed", () => {
       "  sandbox will block: writing /etc/x: outside the writable paths; a person can grant it (sandbox.allowWrite)",
     );
     expect(run.out).toContain("  sandbox will block: reaching example.com: not in the network allow-list");
-  });
+  }, 60_000);
 
   test("an excluded command runs on the host: decided there, and the warning says why", () => {
     const box = workspace();
@@ -53,7 +53,7 @@ describe("toolrt check --sandboxed", () => {
     expect(decision.warnings.join("\n")).toContain(
       'not sandboxed: runs outside the sandbox: the command matches the excluded command "make"',
     );
-  });
+  }, 60_000);
 
   test("tools other than shell commands never run in the sandbox", () => {
     const box = workspace();
@@ -62,7 +62,7 @@ describe("toolrt check --sandboxed", () => {
     expect(decision.warnings).toContain(
       "not sandboxed: only shell commands run in the sandbox, not Write calls",
     );
-  });
+  }, 60_000);
 
   test.skipIf(!usable)("the batch carries sandboxed on every line", () => {
     const box = workspace();
@@ -73,7 +73,7 @@ describe("toolrt check --sandboxed", () => {
       "deny",
       true,
     ]]);
-  });
+  }, 60_000);
 });
 
 describe.skipIf(!usable)("toolrt run: the Bash tool's sandbox is the allow list", () => {
@@ -86,7 +86,7 @@ describe.skipIf(!usable)("toolrt run: the Bash tool's sandbox is the allow list"
     expect(existsSync(join(box.cwd, "made"))).toBe(true);
     expect(existsSync(join(box.home, "escaped"))).toBe(false);
     expect(out.content[0].text).toContain(`writing ${box.home}/escaped was blocked`);
-  });
+  }, 60_000);
 
   test("a managed autoAllow: false brings the prompt back (nobody to answer: denied, saying why)", () => {
     const box = workspace();
@@ -98,7 +98,7 @@ describe.skipIf(!usable)("toolrt run: the Bash tool's sandbox is the allow list"
       "the sandbox does not auto-allow it: sandbox.autoAllow is false (managed policy",
     );
     expect(existsSync(join(box.cwd, "made"))).toBe(false);
-  });
+  }, 60_000);
 
   test("asking to leave the sandbox is never auto-allowed", () => {
     const box = workspace();
@@ -107,5 +107,5 @@ describe.skipIf(!usable)("toolrt run: the Bash tool's sandbox is the allow list"
     expect(out.decision).toBe("deny");
     expect(out.content[0].text).toContain("dangerouslyDisableSandbox");
     expect(existsSync(join(box.cwd, "made"))).toBe(false);
-  });
+  }, 60_000);
 });
