@@ -115,14 +115,22 @@ export const askSandboxOnTerminal: SandboxAsker = async (question) => {
     [`The sandbox blocked ${what} while running: ${question.command}`],
     `Allow ${grant}? (o)nce, for this (s)ession, (a)lways in this workspace, (n)o: `,
   );
-  const answers: Record<string, SandboxAnswer> = {
-    o: "once",
-    once: "once",
-    s: "session",
-    session: "session",
-  };
-  return answers[answer] ?? (answer === "a" || answer === "always" ? "always" : "no");
+  return sandboxAnswerOf(answer);
 };
+
+const SANDBOX_ANSWERS: Record<string, SandboxAnswer> = {
+  o: "once",
+  once: "once",
+  s: "session",
+  session: "session",
+  a: "always",
+  always: "always",
+};
+
+/** What a person typed, as an answer: anything but once, session or always is no. */
+export function sandboxAnswerOf(typed: string): SandboxAnswer {
+  return SANDBOX_ANSWERS[typed.trim().toLowerCase()] ?? "no";
+}
 
 function toJson(outcome: CallOutcome) {
   return {
