@@ -85,20 +85,24 @@ describe.skipIf(!usable)("a path the sandbox blocked", () => {
     expect(second.text).toContain(`writing ${dir}/b.txt was blocked`);
   }, 60_000);
 
-  test("session: later commands write there without a question; always: recorded for the workspace", async () => {
-    const dir = outsideDir();
-    const session = withPerson(["session"]);
-    await session.run({ command: `touch ${dir}/one` });
-    await session.run({ command: `touch ${dir}/two` });
-    expect(session.asked.length).toBe(1);
-    expect([existsSync(join(dir, "one")), existsSync(join(dir, "two"))]).toEqual([true, true]);
-    expect(readSandboxGrants(session.grantsDir, ctx.cwd).allowWrite).toEqual([]);
+  test(
+    "session: later commands write there without a question; always: recorded for the workspace",
+    async () => {
+      const dir = outsideDir();
+      const session = withPerson(["session"]);
+      await session.run({ command: `touch ${dir}/one` });
+      await session.run({ command: `touch ${dir}/two` });
+      expect(session.asked.length).toBe(1);
+      expect([existsSync(join(dir, "one")), existsSync(join(dir, "two"))]).toEqual([true, true]);
+      expect(readSandboxGrants(session.grantsDir, ctx.cwd).allowWrite).toEqual([]);
 
-    const always = withPerson(["always"]);
-    await always.run({ command: `touch ${dir}/three` });
-    expect(existsSync(join(dir, "three"))).toBe(true);
-    expect(readSandboxGrants(always.grantsDir, ctx.cwd).allowWrite).toEqual([dir]);
-  }, 60_000);
+      const always = withPerson(["always"]);
+      await always.run({ command: `touch ${dir}/three` });
+      expect(existsSync(join(dir, "three"))).toBe(true);
+      expect(readSandboxGrants(always.grantsDir, ctx.cwd).allowWrite).toEqual([dir]);
+    },
+    60_000,
+  );
 
   test("no: asked once, the command is not run again, and the result names the exception", async () => {
     const dir = outsideDir();
