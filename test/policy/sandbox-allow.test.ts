@@ -27,20 +27,29 @@ function contextIn(box: Sandbox, extra: Partial<SandboxContext> = {}): SandboxCo
   return { writable: [box.cwd], allowNet: [], asksForHosts: false, denyRead: [], ...extra };
 }
 
+/** A Bash request for `command` in the box's workspace, with the real analysis unless `analysed` is false. */
+async function bashRequest(
+  box: Sandbox,
+  command: string,
+  options: { mode?: PermissionMode; analysed?: boolean } = {},
+) {
+  return buildRequest({
+    tool: "Bash",
+    input: { command },
+    cwd: box.cwd,
+    home: box.home,
+    mode: options.mode ?? "default",
+    ...(options.analysed === false ? {} : { bash: await analyzeBash(command) }),
+  });
+}
+
 async function decideSandboxed(
   box: Sandbox,
   loaded: LoadResult,
   command: string,
   options: { context?: Partial<SandboxContext>; mode?: PermissionMode } = {},
 ): Promise<Decision> {
-  const request = buildRequest({
-    tool: "Bash",
-    input: { command },
-    cwd: box.cwd,
-    home: box.home,
-    mode: options.mode ?? "default",
-    bash: await analyzeBash(command),
-  });
+  const request = await bashRequest(box, command, options.mode ? { mode: options.mode } : {});
   return decide({ ...request, sandbox: contextIn(box, options.context) }, loaded.policy);
 }
 
@@ -68,14 +77,7 @@ describe("what only 'no rule allows it' stopped runs without a prompt in the san
 
   test("the same commands ask on the host: the sandbox is what allows them", async () => {
     const box = sandbox();
-    const request = buildRequest({
-      tool: "Bash",
-      input: { command: "npm test" },
-      cwd: box.cwd,
-      home: box.home,
-      bash: await analyzeBash("npm test"),
-    });
-    const decision = decide(request, box.load().policy);
+    const decision = decide(await bashRequest(box, "npm test"), box.load().policy);
     expect(decision.decision).toBe("ask");
     expect(decision.sandbox).toBeUndefined();
   });
@@ -201,14 +203,9 @@ describe("what never auto-allows", () => {
     expect(decision.reason).toMatch(why);
   });
 
-  test("a command without analysis (the analyzer's outputs are what rules see)", () => {
+  test("a command without analysis (the analyzer's outputs are what rules see)", async () => {
     const box = sandbox();
-    const request = buildRequest({
-      tool: "Bash",
-      input: { command: "npm test" },
-      cwd: box.cwd,
-      home: box.home,
-    });
+    const request = await bashRequest(box, "npm test", { analysed: false });
     const decision = decide({ ...request, sandbox: contextIn(box) }, box.load().policy);
     expect(decision.decision).toBe("ask");
     expect(decision.reason).toContain("the command was not analysed");
