@@ -6,6 +6,7 @@
 import { auditableInput, AuditLog } from "../audit/log.ts";
 import { analyzeBash } from "../bash/analyze.ts";
 import type { BashAnalysis } from "../bash/types.ts";
+import type { SandboxAsker } from "../exec/processes/sandbox-exceptions.ts";
 import { sandboxedLaunch } from "../exec/processes/sandboxed-launch.ts";
 import { loadPolicy, type LoadResult } from "../policy/load.ts";
 import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
@@ -48,6 +49,21 @@ export interface PoolOptions {
   searchResultStyle?: "tool_reference" | "schemas";
 }
 
+export interface RuntimeOptions {
+  /**
+   * The person to ask when the sandbox blocks a host or a path (interactive `run` and `agent`);
+   * without one, the host is refused and the result names the exception.
+   */
+  sandboxAsker?: SandboxAsker;
+  /**
+   * "wait" (default): MCP servers connect before the runtime is returned, each bounded by its own
+   * timeout, so a one-shot command sees their tools. "background": they connect while the runtime
+   * is already in use, each one's tools joining the pools as it connects (`toolrt serve`, which
+   * must answer its client at once).
+   */
+  mcpStartup?: "wait" | "background";
+}
+
 export interface RuntimePool {
   pool: ToolPool;
   /** The deferred tools the model has found through this pool's ToolSearch. */
@@ -70,16 +86,6 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export interface RuntimeOptions {
-  /**
-   * "wait" (default): MCP servers connect before the runtime is returned, each bounded by its own
-   * timeout, so a one-shot command sees their tools. "background": they connect while the runtime
-   * is already in use, each one's tools joining the pools as it connects (`toolrt serve`, which
-   * must answer its client at once).
-   */
-  mcpStartup?: "wait" | "background";
-}
-
 /** Loads the policy and the enabled plugins, and starts every MCP server, plugins' servers included. */
 export async function openRuntime(globals: GlobalOptions, options: RuntimeOptions = {}): Promise<Runtime> {
   const loaded = loadForCli(globals);
@@ -94,7 +100,7 @@ export async function openRuntime(globals: GlobalOptions, options: RuntimeOption
   // The Bash parser loads on the first analysis (the pipeline analyses before it decides).
   if (options.mcpStartup === "background") mcp.startAll();
   else await mcp.connectAll();
-  const sandbox = runtimeSandbox(globals, loaded);
+  const sandbox = runtimeSandbox(globals, loaded, options.sandboxAsker);
   const baseTools = getAllBaseTools({ wrapLaunch: sandbox });
   // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
@@ -117,6 +123,7 @@ export async function openRuntime(globals: GlobalOptions, options: RuntimeOption
         discovered,
         resultStyle: options.searchResultStyle ?? "schemas",
         stateDir: globals.stateDir,
+        scope: () => loaded.policy.searchScope(),
       });
       const builtins = [...tools, toolSearch, createSkillTool(skills), ...mcpResourceTools(mcp)];
       const pool: ToolPool = new ToolPool(builtins, {
@@ -140,7 +147,7 @@ export async function openRuntime(globals: GlobalOptions, options: RuntimeOption
         ...(discovery ? { discovery } : {}),
         unavailable: (name) => mcp.unavailableReason(name),
         pool,
-        policy: (request) => rulesPolicy(rules, denials)(request),
+        policy: (request) => rulesPolicy(rules, denials, sandbox.placeOf)(request),
         analyze: analyzeShellCommand,
         hooks: loaded.policy.hooks(),
         pluginHooks: plugins.hooks(),
@@ -169,11 +176,13 @@ async function analyzeShellCommand(tool: AnyTool, input: unknown): Promise<BashA
  * The launch wrapper of every process tool of a runtime: one sandbox profile from the policy's
  * `sandbox` settings with the workspace (cwd) writable; runs outside it go to the audit log.
  */
-function runtimeSandbox(globals: GlobalOptions, loaded: LoadResult) {
+function runtimeSandbox(globals: GlobalOptions, loaded: LoadResult, asker: SandboxAsker | undefined) {
   const audit = AuditLog.inStateDir(globals.stateDir);
   return sandboxedLaunch({
     policy: loaded.policy.state.sandbox ?? DEFAULT_SANDBOX_POLICY,
     workspace: globals.cwd,
+    grantsDir: globals.stateDir,
+    ...(asker ? { asker } : {}),
     onUnsandboxed: (run) =>
       audit.append({
         kind: "notice",

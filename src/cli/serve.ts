@@ -69,6 +69,7 @@ export function register(program: Command): void {
       const options: ServeOptions = {
         deferredTools: deferred ?? runtime.policy.policy.serveDeferred() ?? "search",
         beforeListingTools: () => waitAtMost(serversSettled, waitUntil - Date.now()),
+        searchScope: () => runtime.policy.policy.searchScope(),
       };
       try {
         if (!listen) {

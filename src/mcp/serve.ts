@@ -23,8 +23,10 @@ import {
 import packageJson from "../../package.json" with { type: "json" };
 import { explainedDenial } from "../exec/permission.ts";
 import type { AskAnswer, Asker, AskRequest, Session } from "../exec/types.ts";
+import type { SearchScope } from "../policy/policy.ts";
 import { type AssembledPool, isDeferredIn } from "../pool/assemble.ts";
 import { toolLevelAnswers } from "../pool/describe.ts";
+import { searchableTools, UNRESTRICTED } from "../search/scope.ts";
 import { errorMessage } from "../tool/errors.ts";
 import type { ContentBlock } from "../tool/messages.ts";
 import type { AnyTool } from "../tool/types.ts";
@@ -52,6 +54,11 @@ export interface ServeOptions {
    * that list once and never hear list_changed.
    */
   beforeListingTools?: () => Promise<void>;
+  /**
+   * The policy's search scope: under "list", the deferred tools listed are those ToolSearch could
+   * find, so listing never offers what the policy keeps out of search (default: unrestricted).
+   */
+  searchScope?: () => SearchScope;
 }
 
 const DEFAULT_ASK_TIMEOUT_MS = 10 * 60 * 1000;
@@ -74,7 +81,8 @@ export function createServeServer(session: Session, options: ServeOptions = {}):
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     await options.beforeListingTools?.();
-    return { tools: listedTools(session.pool.current, discovered, mode).map(toMcpTool) };
+    const scope = options.searchScope?.() ?? UNRESTRICTED;
+    return { tools: listedTools(session.pool.current, discovered, mode, scope).map(toMcpTool) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -115,16 +123,22 @@ export function createServeServer(session: Session, options: ServeOptions = {}):
 }
 
 /**
- * What a client is offered: with ToolSearch in the pool and mode "search", the loaded tools plus
- * the deferred ones this client has found; otherwise every tool.
+ * What a client is offered: the loaded tools, and of the deferred ones those this client has found
+ * ("search", with ToolSearch in the pool), or all that the search scope lets be found ("list").
+ * Without ToolSearch in the pool, every tool: a client could not find deferred tools otherwise.
  */
 function listedTools(
   pool: AssembledPool,
   discovered: ReadonlySet<string>,
   mode: DeferredToolsMode,
+  scope: SearchScope,
 ): AnyTool[] {
-  if (mode === "list" || !pool.byName.has(TOOL_SEARCH_NAME)) return [...pool.tools];
-  return pool.tools.filter((t) => !isDeferredIn(pool, t) || discovered.has(t.name));
+  if (!pool.byName.has(TOOL_SEARCH_NAME)) return [...pool.tools];
+  const deferred = pool.tools.filter((t) => isDeferredIn(pool, t));
+  const offered = new Set(
+    mode === "list" ? searchableTools(deferred, scope) : deferred.filter((t) => discovered.has(t.name)),
+  );
+  return pool.tools.filter((t) => !isDeferredIn(pool, t) || offered.has(t));
 }
 
 function toMcpTool(tool: AnyTool): McpTool {

@@ -16,6 +16,7 @@ import {
 import { z } from "zod";
 import { buildMcpBridgeTool, type McpToolDefinition } from "../../src/mcp/bridge-tool.ts";
 import { annotationsOf, createServeServer, serveHttp, type ServeOptions } from "../../src/mcp/serve.ts";
+import type { SearchScope } from "../../src/policy/policy.ts";
 import { textBlock } from "../../src/tool/messages.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import type { AnyTool } from "../../src/tool/types.ts";
@@ -223,6 +224,22 @@ describe("deferred tools for clients that do not search", () => {
       deferredTools: "list",
     });
     expect((await denying.listTools()).tools.map((t) => t.name)).toEqual(["Look", "ToolSearch"]);
+  });
+
+  test("list offers only the deferred tools the policy's search scope lets be found", async () => {
+    const scoped = (scope: SearchScope) =>
+      clientFor(sessionWith([...tools(), mcpTool("other", "thing")]), undefined, {
+        deferredTools: "list",
+        searchScope: () => scope,
+      });
+    const onlySrv = await scoped({ builtins: true, mcp: true, servers: ["srv"], setBy: ["managed.json"] });
+    expect((await onlySrv.listTools()).tools.map((t) => t.name)).toEqual([
+      "Look",
+      "ToolSearch",
+      "mcp__srv__deep",
+    ]);
+    const noMcp = await scoped({ builtins: true, mcp: false, setBy: ["managed.json"] });
+    expect((await noMcp.listTools()).tools.map((t) => t.name)).toEqual(["Look", "ToolSearch"]);
   });
 });
 
