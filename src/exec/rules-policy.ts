@@ -40,6 +40,7 @@ export function rulesPolicy(rules: PolicyRules, denials = new DenialTracker()): 
       warnings: decision.warnings,
       suggestions: decision.suggestions,
       ...(guidance ? { guidance } : {}),
+      explained: decision,
     };
   };
 }
