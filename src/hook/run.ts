@@ -3,13 +3,14 @@
  * decision" (the host decides as it would without toolrt) and a line in the audit log; the only
  * exception is a broken policy file, which denies every call and names the file (fail closed).
  */
+import { decisionFields, policyDigestsOf } from "../audit/decision.ts";
 import { auditableInput, type AuditEvent, digestInput } from "../audit/log.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import { checkCall } from "../cli/check-call.ts";
 import { type GlobalOptions, loadOptionsOf } from "../cli/options.ts";
 import type { PolicyCompiler } from "../policy/compile-cache.ts";
 import { loadPolicy } from "../policy/load.ts";
-import type { Policy } from "../policy/policy.ts";
+import type { Policy, PolicyState } from "../policy/policy.ts";
 import type { Decision } from "../policy/types.ts";
 import { PROTOCOLS } from "./hosts/index.ts";
 import type { HookEvent, HostName, MappedCall, PostToolEvent, PreToolEvent, Verdict } from "./types.ts";
@@ -18,7 +19,8 @@ import { errorMessage } from "../tool/errors.ts";
 
 export interface HookDeps {
   analyzeBash: (command: string) => Promise<BashAnalysis>;
-  audit: (event: AuditEvent) => void;
+  /** Records an event (the audit log, and telemetry when on), with the policy it was decided under. */
+  audit: (event: AuditEvent, policy?: Pick<PolicyState, "digests">) => void;
   /** HOME, CLAUDE_CONFIG_DIR and the other variables policy files are found by; default process.env. */
   env?: Record<string, string | undefined>;
   /** How policy sources are compiled (the resident helper keeps a CompileCache); default directly. */
@@ -50,20 +52,25 @@ export async function runHook(
     recordPost(deps, event, invokedBy);
     return "";
   }
-  const verdict = await judge(event, globalsFor(event, globals), deps);
+  const judgedIn = globalsFor(event, globals);
+  const { verdict, deciding, policy } = await judge(event, judgedIn, deps);
+  const { decision: _, ...decided } = deciding ? decisionFields(deciding) : {};
   record(deps, {
     kind: "hook",
     tool: event.hostTool,
     ...(event.toolUseId ? { toolUseId: event.toolUseId } : {}),
     inputDigest: digestInput(event.calls),
     input: auditableInput(event.calls),
+    ...decided,
     ...(verdict.decision === "none" ? {} : { decision: verdict.decision }),
     reason: verdict.reason,
+    mode: judgedIn.mode,
+    ...(policy ? { policyDigest: policyDigestsOf(policy.state).digest } : {}),
     invokedBy,
     ...(event.sessionId ? { sessionId: event.sessionId } : {}),
     ...(event.cwd ? { cwd: event.cwd } : {}),
     detail: `answered ${verdict.decision}`,
-  });
+  }, policy?.state);
   return protocol.answer(verdict, event);
 }
 
@@ -81,9 +88,18 @@ function readEvent(stdin: string, read: (payload: unknown) => HookEvent): HookEv
   }
 }
 
-async function judge(event: PreToolEvent, globals: GlobalOptions, deps: HookDeps): Promise<Verdict> {
+interface Judged {
+  verdict: Verdict;
+  /** The decision the verdict follows (the first deny, hard ask, ask, or allow), for the record. */
+  deciding?: Decision;
+  policy?: Policy;
+}
+
+async function judge(event: PreToolEvent, globals: GlobalOptions, deps: HookDeps): Promise<Judged> {
   if (event.calls.length === 0) {
-    return { decision: "none", reason: `toolrt does not judge ${event.hostTool} calls`, warnings: [] };
+    return {
+      verdict: { decision: "none", reason: `toolrt does not judge ${event.hostTool} calls`, warnings: [] },
+    };
   }
   let policy: Policy;
   try {
@@ -94,17 +110,27 @@ async function judge(event: PreToolEvent, globals: GlobalOptions, deps: HookDeps
     }).policy;
   } catch (error) {
     return {
-      decision: "deny",
-      reason: `toolrt could not load its policy (${errorMessage(error)})`,
-      warnings: [],
+      verdict: {
+        decision: "deny",
+        reason: `toolrt could not load its policy (${errorMessage(error)})`,
+        warnings: [],
+      },
     };
   }
   try {
     const decisions: Decision[] = [];
     for (const call of event.calls) decisions.push(await decideCall(call, policy, globals, deps));
-    return verdictFor(decisions);
+    const deciding = decisions.find((d) => d.decision === "deny") ??
+      decisions.find((d) => d.decision === "ask" && d.hardAsk) ?? decisions.find((d) =>
+        d.decision === "ask"
+      ) ??
+      decisions[0];
+    return { verdict: verdictFor(decisions), ...(deciding ? { deciding } : {}), policy };
   } catch (error) {
-    return { decision: "none", reason: `toolrt failed to decide: ${errorMessage(error)}`, warnings: [] };
+    return {
+      verdict: { decision: "none", reason: `toolrt failed to decide: ${errorMessage(error)}`, warnings: [] },
+      policy,
+    };
   }
 }
 
@@ -140,9 +166,9 @@ function recordPost(deps: HookDeps, event: PostToolEvent, invokedBy: string): vo
   });
 }
 
-function record(deps: HookDeps, event: AuditEvent): void {
+function record(deps: HookDeps, event: AuditEvent, policy?: Pick<PolicyState, "digests">): void {
   try {
-    deps.audit(event);
+    deps.audit(event, policy);
   } catch (error) {
     process.stderr.write(`toolrt hook: could not write the audit log: ${errorMessage(error)}\n`);
   }
