@@ -157,7 +157,7 @@ function answerOf(action: string, decision: unknown, rule: string | undefined): 
   return { behavior: "deny", message: "the user denied the call" };
 }
 
-/** Serves over stdin/stdout until the client disconnects. */
+/** Serves over stdin/stdout until the client disconnects (or closes our stdin). */
 export async function serveStdio(session: Session): Promise<void> {
   const server = createServeServer(session);
   const closed = new Promise<void>((resolve) => {
@@ -166,6 +166,9 @@ export async function serveStdio(session: Session): Promise<void> {
       previous?.();
       resolve();
     };
+    // The transport does not close on end of input: without this the process would just run out
+    // of work and exit, and nothing after serving (closing sessions, the telemetry flush) would run.
+    process.stdin.once("end", resolve);
   });
   await server.connect(new StdioServerTransport());
   await closed;

@@ -35,6 +35,11 @@ export interface TelemetryConfig {
   traces: BatchSettings;
   metricIntervalMs: number;
   temporality: "delta" | "cumulative";
+  /**
+   * `TOOLRT_TELEMETRY_EXIT_DEADLINE_MS`: how long a process waits for the collector at exit,
+   * instead of its own default (1 s for commands, 25 ms for a hook call).
+   */
+  exitDeadlineMs?: number;
   /** Identifies the targets (URLs, protocols, headers): records handed over for later go to the same place. */
   key: string;
 }
@@ -148,6 +153,9 @@ export function resolveTelemetry(env: Env, sources: readonly TelemetrySource[]):
     traces: batchSettings(env, "BSP", undefined, { scheduleDelayMs: 5_000 }, warnings),
     metricIntervalMs: positive(env, "OTEL_METRIC_EXPORT_INTERVAL", 60_000, warnings),
     temporality: temporalityOf(env.OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE, warnings),
+    ...(env.TOOLRT_TELEMETRY_EXIT_DEADLINE_MS
+      ? { exitDeadlineMs: positive(env, "TOOLRT_TELEMETRY_EXIT_DEADLINE_MS", 1_000, warnings) }
+      : {}),
     key: "",
   };
   config.key = new Bun.CryptoHasher("sha256").update(JSON.stringify(targets)).digest("hex").slice(0, 16);
@@ -168,12 +176,13 @@ function forcedSwitch(managed: TelemetrySource, env: Env, warnings: string[]): b
   return wanted;
 }
 
+/** The environment's switch: OTEL_SDK_DISABLED=true (the standard one) wins over TOOLRT_ENABLE_TELEMETRY. */
 function envSwitch(env: Env, warnings: string[]): boolean | undefined {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
   const value = env.TOOLRT_ENABLE_TELEMETRY?.trim().toLowerCase();
   if (value === "1" || value === "true") return true;
   if (value === "0" || value === "false") return false;
   if (value) warnings.push(`TOOLRT_ENABLE_TELEMETRY must be 1 or 0, not ${JSON.stringify(value)}; ignored`);
-  if (env.OTEL_SDK_DISABLED?.toLowerCase() === "true") return false;
   return undefined;
 }
 

@@ -98,8 +98,10 @@ export class Exporter {
     aggregator.add(update);
   }
 
-  async flush(deadlineMs: number, options: FlushOptions = {}): Promise<void> {
+  async flush(requestedMs: number, options: FlushOptions = {}): Promise<void> {
     clearTimeout(this.#soon);
+    // A hand-over (0) stays one; otherwise the configured deadline, if any, replaces the caller's.
+    const deadlineMs = requestedMs > 0 ? this.#config.exitDeadlineMs ?? requestedMs : 0;
     const payloads = [
       ...this.#take("logs", Infinity),
       ...this.#take("traces", Infinity),

@@ -56,4 +56,3 @@ export async function openTelemetry(options: OpenOptions): Promise<OpenedTelemet
   );
   return { telemetry: exporter.telemetry(), warnings };
 }
-

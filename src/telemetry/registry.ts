@@ -25,5 +25,7 @@ export const EXIT_DEADLINE_MS = 1_000;
  * for a later process at once). Free when telemetry was never opened.
  */
 export async function flushTelemetry(deadlineMs: number, options: FlushOptions = {}): Promise<void> {
-  await Promise.all([...open.values()].map((exporter) => exporter.flush(deadlineMs, options).catch(() => {})));
+  await Promise.all(
+    [...open.values()].map((exporter) => exporter.flush(deadlineMs, options).catch(() => {})),
+  );
 }

@@ -53,7 +53,11 @@ export interface MetricSeen {
   resource: Record<string, unknown>;
 }
 
-const SIGNAL_OF: Record<string, Signal> = { "/v1/logs": "logs", "/v1/metrics": "metrics", "/v1/traces": "traces" };
+const SIGNAL_OF: Record<string, Signal> = {
+  "/v1/logs": "logs",
+  "/v1/metrics": "metrics",
+  "/v1/traces": "traces",
+};
 
 export function startReceiver(): Receiver {
   const received: Received[] = [];
@@ -71,7 +75,13 @@ export function startReceiver(): Receiver {
       const decoded = contentType === "application/json"
         ? decodeOtlpJson(signal, raw)
         : decodeOtlpProtobuf(signal, body);
-      received.push({ signal, contentType, headers: Object.fromEntries(request.headers), raw, request: decoded });
+      received.push({
+        signal,
+        contentType,
+        headers: Object.fromEntries(request.headers),
+        raw,
+        request: decoded,
+      });
       for (const wake of waiting) wake();
       return new Response(receiver.status === 200 ? "{}" : "refused", {
         status: receiver.status,
