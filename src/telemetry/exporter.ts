@@ -9,13 +9,12 @@ import type { ActiveSpan, CallTrace, PolicyDigests, RecordedEvent, SpanContext, 
 import type { BatchSettings, Signal, TelemetryConfig } from "./config.ts";
 import { MetricAggregator } from "./metrics.ts";
 import { type Attributes, attributesKey, keyValues } from "./otlp/values.ts";
-import type { InstrumentationScope, LogRecord, Resource, Span } from "./otlp/types.ts";
+import type { LogRecord, Resource, Span } from "./otlp/types.ts";
 import { logRecordOf, type MetricUpdate, metricUpdatesOf } from "./records.ts";
-import { baseResource, policyResource } from "./resource.ts";
+import { baseResource, policyResource, SCOPE } from "./resource.ts";
 import { claimSpooled, spoolDir, spoolPayload } from "./spool.ts";
 import { nowNanos, startCallTrace, startSpan } from "./trace.ts";
 import { encodeRequest, type ExportRequest, type Payload, send } from "./transport.ts";
-import packageJson from "../../package.json" with { type: "json" };
 
 export interface ExporterOptions {
   config: TelemetryConfig;
@@ -33,7 +32,6 @@ export interface FlushOptions {
   adoptSpool?: boolean;
 }
 
-const SCOPE: InstrumentationScope = { name: "toolrt", version: packageJson.version };
 /** Spooled requests sent per timer round, and the wait after a round that failed (doubling). */
 const SPOOL_BATCH = 16;
 const SPOOL_BACKOFF_MS = [5_000, 300_000] as const;

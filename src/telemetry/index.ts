@@ -6,7 +6,7 @@
  * exporters hold, at exit, within a deadline.
  */
 import type { Telemetry } from "./api.ts";
-import { resolveTelemetry } from "./config.ts";
+import { type ResolvedTelemetry, resolveTelemetry } from "./config.ts";
 import { registered } from "./registry.ts";
 import { readTelemetrySources } from "./sources.ts";
 
@@ -55,4 +55,19 @@ export async function openTelemetry(options: OpenOptions): Promise<OpenedTelemet
       }),
   );
   return { telemetry: exporter.telemetry(), warnings };
+}
+
+/**
+ * The configuration for an explicit export (`toolrt audit export --otlp`): asking for it is the
+ * switch, so only a managed `enabled: false` refuses it.
+ */
+export function exportConfig(options: Pick<OpenOptions, "env" | "cwd" | "flagFiles">): ResolvedTelemetry {
+  const env = { ...(options.env ?? process.env), TOOLRT_ENABLE_TELEMETRY: "1", OTEL_SDK_DISABLED: undefined };
+  const read = readTelemetrySources({
+    env,
+    cwd: options.cwd,
+    ...(options.flagFiles ? { flagFiles: options.flagFiles } : {}),
+  });
+  const resolved = resolveTelemetry(env, read.sources);
+  return { ...resolved, warnings: [...read.warnings, ...resolved.warnings] };
 }

@@ -32,7 +32,8 @@ export function logRecordOf(
   options: { includeInput: boolean; now: bigint; span?: SpanContext },
 ): LogRecord {
   const name = eventNameOf(event);
-  const time = event.ts ? BigInt(Date.parse(event.ts)) * 1_000_000n : options.now;
+  const written = event.ts ? Date.parse(event.ts) : Number.NaN;
+  const time = Number.isFinite(written) ? BigInt(written) * 1_000_000n : options.now;
   return {
     timeUnixNano: time,
     observedTimeUnixNano: options.now,

@@ -7,7 +7,11 @@ import packageJson from "../../package.json" with { type: "json" };
 import { BUILD_HASH } from "../hook/resident/socket.ts";
 import type { PolicyDigests } from "./api.ts";
 import type { TelemetryConfig } from "./config.ts";
+import type { InstrumentationScope } from "./otlp/types.ts";
 import type { Attributes } from "./otlp/values.ts";
+
+/** The instrumentation scope of everything toolrt sends. */
+export const SCOPE: InstrumentationScope = { name: "toolrt", version: packageJson.version };
 
 export function baseResource(config: TelemetryConfig, env: Record<string, string | undefined>): Attributes {
   return {

@@ -350,3 +350,58 @@ describe("a collector that is down or refuses", () => {
     expect(notices.map((n) => n.detail)).toEqual(["telemetry lost 1 logs (rejected), 1 metrics (rejected)"]);
   });
 });
+
+describe("toolrt audit export --otlp", () => {
+  test("sends the log once, resumes after what was sent, and stops cleanly when the collector fails", async () => {
+    const off = telemetryEnv("http/protobuf");
+    delete off.TOOLRT_ENABLE_TELEMETRY;
+    await toolrt(["run", "Read", JSON.stringify({ file_path: "notes.txt" })], off);
+    expect(receiver.received).toEqual([]);
+    const first = await toolrt(["audit", "export", "--otlp"], off);
+    expect(first.code).toBe(0);
+    const audit = () => new AuditLog(join(stateDir, "audit.jsonl")).read();
+    const hashes = () => receiver.logs().map((l) => l.attributes["toolrt.audit.hash"]);
+    expect(hashes()).toEqual(audit().map((r) => r.hash));
+    expect(first.stdout).toContain(
+      `exported 2 records to ${receiver.url}/v1/logs; the next run starts after record 2`,
+    );
+
+    const again = await toolrt(["audit", "export", "--otlp"], off);
+    expect(again.stdout).toContain("nothing new to export (2 records already sent)");
+    expect(receiver.logs()).toHaveLength(2);
+
+    await toolrt(["run", "Read", JSON.stringify({ file_path: "missing.txt" })], off);
+    receiver.status = 503;
+    const failed = await toolrt(["audit", "export", "--otlp"], off);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("HTTP 503; run it again to resume");
+    receiver.status = 200;
+    receiver.received.length = 0;
+    const resumed = await toolrt(["audit", "export", "--otlp"], off);
+    expect(resumed.code).toBe(0);
+    expect(hashes()).toEqual(audit().slice(2).map((r) => r.hash));
+    expect(receiver.logs().map((l) => l.eventName)).toEqual(["toolrt.tool_decision", "toolrt.tool_result"]);
+  });
+
+  test("a log that no longer holds the remembered record is sent again whole; a managed off refuses", async () => {
+    const off = telemetryEnv("http/json");
+    delete off.TOOLRT_ENABLE_TELEMETRY;
+    await toolrt(["run", "Read", JSON.stringify({ file_path: "notes.txt" })], off);
+    await toolrt(["audit", "export", "--otlp"], off);
+    writeFileSync(join(stateDir, "audit.jsonl"), "");
+    await toolrt(["run", "Read", JSON.stringify({ file_path: "notes.txt" })], off);
+    receiver.received.length = 0;
+    const again = await toolrt(["audit", "export", "--otlp"], off);
+    expect(again.stdout).toContain("no longer in the log: sending it all again");
+    expect(receiver.logs()).toHaveLength(2);
+
+    mkdirSync(join(root, "managed"));
+    writeFileSync(
+      join(root, "managed", "managed-policy.json"),
+      JSON.stringify({ telemetry: { enabled: false } }),
+    );
+    const refused = await toolrt(["audit", "export", "--otlp"], off);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("telemetry is turned off by the managed policy");
+  });
+});
