@@ -167,8 +167,8 @@ async function analyzeShellCommand(tool: AnyTool, input: unknown): Promise<BashA
 
 /**
  * The launch wrapper of every process tool of a runtime: one sandbox profile from the policy's
- * `sandbox` settings with the workspace (cwd) writable; runs outside it, and runs the sandbox
- * stopped, go to the audit log (and telemetry, which counts the latter as violations).
+ * `sandbox` settings with the workspace (cwd) writable; runs outside it go to the audit log (and
+ * telemetry); runs the sandbox stopped are counted by telemetry as violations.
  */
 function runtimeSandbox(globals: GlobalOptions, loaded: LoadResult, telemetry: Telemetry | undefined) {
   const audit = AuditLog.inStateDir(globals.stateDir);
@@ -186,15 +186,16 @@ function runtimeSandbox(globals: GlobalOptions, loaded: LoadResult, telemetry: T
         cwd: run.cwd,
         detail: `ran without the sandbox: ${run.reason}`,
       }),
-    onBlocked: (run) => {
-      notice({
+    // The model is told in the result; the fleet hears of it through telemetry.
+    onBlocked: telemetry && ((run) => {
+      telemetry.record({
         kind: "notice",
         input: auditableInput({ command: run.command }),
         cwd: run.cwd,
         detail: `sandbox blocked (${run.kind}): ${run.explanation}`,
       });
-      telemetry?.sandboxViolation(run.kind);
-    },
+      telemetry.sandboxViolation(run.kind);
+    }),
   });
 }
 
