@@ -70,8 +70,9 @@ export function register(program: Command): void {
         );
       }
       const upTo = result.position ? `; the next run starts after record ${result.position.seq}` : "";
+      const pending = result.sent > 0 || result.failure;
       console.log(
-        result.sent > 0
+        pending
           ? `exported ${result.sent} records to ${where}${upTo}`
           : `nothing new to export (${result.skipped} records already sent)`,
       );
