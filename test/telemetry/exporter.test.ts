@@ -131,3 +131,35 @@ test("telemetry calls never throw, whatever they are given", () => {
   expect(() => telemetry.record({ kind: "decision", input: cyclic, ts: "not a date" })).not.toThrow();
   expect(() => telemetry.record({ kind: "call", durationMs: Number.NaN })).not.toThrow();
 });
+
+describe("hook calls through the resident helper's path", () => {
+  test("answerHook records each call in the audit log and, from the same place, in telemetry", async () => {
+    const { answerHook } = await import("../../src/hook/process.ts");
+    const { AuditLog } = await import("../../src/audit/log.ts");
+    const { globalsFrom } = await import("../../src/cli/options.ts");
+    const cwd = tempDir("toolrt-hook-ws-");
+    const audit = AuditLog.inStateDir(stateDir);
+    const ex = exporter();
+    const stdin = JSON.stringify({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf ~" },
+      cwd,
+    });
+    const answer = await answerHook(stdin, "codex", globalsFrom({ cwd, stateDir }), audit, {
+      telemetry: ex.telemetry(),
+    });
+    expect(answer).toContain("deny");
+    await ex.flush(30_000);
+    const [record] = audit.read();
+    const [log] = receiver.logs();
+    expect(log?.attributes).toMatchObject({
+      "toolrt.hook.host": "codex",
+      "toolrt.decision": "deny",
+      "toolrt.audit.hash": record!.hash,
+      "toolrt.tool.input": JSON.stringify(record!.input),
+    });
+    // The policy it was decided under names the resource.
+    expect(log?.resource["toolrt.policy.default.digest"]).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
