@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { AuditLog } from "../../src/audit/log.ts";
 import { startFakeAnthropic } from "../../fixtures/fake-anthropic/server.ts";
+import { runCliAsync } from "../helpers/cli.ts";
 import { type Receiver, startReceiver } from "../helpers/otlp-receiver.ts";
 import { tempDir } from "../helpers/session-context.ts";
 
@@ -55,21 +56,14 @@ function telemetryEnv(protocol: string, extra: Record<string, string> = {}): Rec
   };
 }
 
-/** Runs the CLI without blocking this process, which is the receiver. */
-async function toolrt(args: string[], env: Record<string, string>, stdin?: string) {
-  const proc = Bun.spawn([process.execPath, MAIN, "--cwd", workspace, ...args], {
+/** Runs the CLI in the workspace, without blocking this process (which is the receiver). */
+function toolrt(args: string[], env: Record<string, string>, stdin?: string) {
+  return runCliAsync(["--cwd", workspace, ...args], {
     cwd: workspace,
     env,
-    stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
-    stdout: "pipe",
-    stderr: "pipe",
+    exactEnv: true,
+    ...(stdin === undefined ? {} : { stdin }),
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, code };
 }
 
 const byEvent = (name: string) => receiver.logs().filter((l) => l.eventName === name);
