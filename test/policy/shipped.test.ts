@@ -18,7 +18,6 @@ const shipped = [
   "policy/strict.json",
   "policy/examples/managed-enterprise.json",
   "policy/examples/project-team.json",
-  "policy/examples/fleet-telemetry.json",
 ];
 
 function compile(relative: string, text = readFileSync(join(root, relative), "utf8")) {
