@@ -8,19 +8,30 @@ import { auditableInput, type AuditEvent, digestInput } from "./log.ts";
 
 export type DecisionFields = Pick<
   AuditEvent,
-  "decision" | "reason" | "rule" | "ruleId" | "file" | "source" | "hardAsk" | "checks"
+  "decision" | "reason" | "rule" | "ruleId" | "file" | "source" | "hardAsk" | "checks" | "sandboxed"
 >;
+
+/**
+ * The sandbox's part in a decision, for decisions that carry one (shell calls, once the policy
+ * engine says where they run): whether the call runs sandboxed, and whether containment allowed it.
+ */
+type WithSandbox = Decision & { sandbox?: { sandboxed?: boolean; autoAllowed?: boolean } };
 
 /** @example decisionFields(decide(request, policy)) // { decision: "deny", source: "managed", rule: "Bash(rm:*)", ... } */
 export function decisionFields(decision: Decision): DecisionFields {
   const rule = decision.matched[0];
+  const sandbox = (decision as WithSandbox).sandbox;
+  const source = sandbox?.autoAllowed
+    ? "sandbox"
+    : rule?.source ?? (decision.checks.length > 0 ? "security-check" : "toolrt");
   return {
     decision: decision.decision,
     reason: decision.reason,
-    source: rule?.source ?? (decision.checks.length > 0 ? "security-check" : "toolrt"),
+    source,
     ...(rule ? { rule: rule.rule, ruleId: rule.id, file: rule.file } : {}),
     ...(decision.hardAsk ? { hardAsk: true } : {}),
     ...(decision.checks.length > 0 ? { checks: decision.checks } : {}),
+    ...(sandbox?.sandboxed !== undefined ? { sandboxed: sandbox.sandboxed } : {}),
   };
 }
 

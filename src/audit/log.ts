@@ -38,7 +38,8 @@ export interface AuditEvent {
   file?: string;
   /**
    * What decided: a policy source (managed, user, project, local, flag, cli, session, claude,
-   * default), `security-check`, `hook` (a PreToolUse hook), `person`, or `toolrt` (its built-in
+   * default), `security-check`, `sandbox` (containment allowed it), `hook` (a PreToolUse hook),
+   * `person`, or `toolrt` (its built-in
    * logic: modes, read-only calls, protected paths, the tool's own answer).
    */
   source?: string;

@@ -86,3 +86,25 @@ describe("telemetry sources", () => {
     ]);
   });
 });
+
+describe("decision fields", () => {
+  test("a decision the sandbox allowed says so, and whether the call runs sandboxed", async () => {
+    const { decisionFields } = await import("../../src/audit/decision.ts");
+    const base = {
+      tool: "Bash",
+      decision: "allow" as const,
+      reason: "runs in the sandbox",
+      matched: [],
+      checks: [],
+      warnings: [],
+      suggestions: [],
+      overridden: [],
+      untrusted: [],
+    };
+    expect(decisionFields(base)).toEqual({ decision: "allow", reason: "runs in the sandbox", source: "toolrt" });
+    const contained = { ...base, sandbox: { sandboxed: true, autoAllowed: true, needsPerson: [] } };
+    expect(decisionFields(contained)).toMatchObject({ source: "sandbox", sandboxed: true });
+    const onHost = { ...base, sandbox: { sandboxed: false, autoAllowed: false, needsPerson: [] } };
+    expect(decisionFields(onHost)).toMatchObject({ source: "toolrt", sandboxed: false });
+  });
+});
