@@ -44,7 +44,7 @@ const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Resp
 const downUrl = `http://127.0.0.1:${closed.port}`;
 closed.stop(true);
 
-const root = mkdtempSync(join(tmpdir(), "toolrt-telemetry-bench-"));
+const root = mkdtempSync(join(tmpdir(), "toolrt-otel-"));
 const cwd = join(root, "work");
 mkdirSync(cwd, { recursive: true });
 
@@ -61,9 +61,13 @@ const CASES = [
   }],
 ] as const;
 
-/** A fresh home and state dir per case, so no case inherits another's spool or helper. */
-function envFor(name: string, extra: Record<string, string>): Record<string, string> {
-  const dir = join(root, name.replace(/\W+/g, "-"));
+let dirs = 0;
+/**
+ * A fresh home and state dir per case, so no case inherits another's spool or helper (short names:
+ * the helper's socket path must fit a socket address).
+ */
+function envFor(extra: Record<string, string>): Record<string, string> {
+  const dir = join(root, String(dirs++));
   mkdirSync(join(dir, "home"), { recursive: true });
   return {
     PATH: process.env.PATH ?? "",
@@ -99,7 +103,7 @@ const loadBefore = loadavg();
 // Hook calls, in their own process: cases interleaved per command so load drifts hit all alike.
 const inProcess = new Map<string, number[]>(CASES.map(([name]) => [name, []]));
 const envs = new Map(
-  CASES.map(([name, extra]) => [name, envFor(`hook ${name}`, { ...extra, TOOLRT_NO_HOOK_HELPER: "1" })]),
+  CASES.map(([name, extra]) => [name, envFor({ ...extra, TOOLRT_NO_HOOK_HELPER: "1" })]),
 );
 for (const command of sample) {
   for (const [name] of CASES) inProcess.get(name)!.push(await hookCall(envs.get(name)!, command));
@@ -118,7 +122,7 @@ for (const [name, samples] of inProcess) {
 
 // Hook calls answered by the resident helper (started by a warm-up call per case).
 for (const [name, extra] of CASES) {
-  const env = envFor(`helper ${name}`, extra);
+  const env = envFor(extra);
   await hookCall(env, "true");
   const socketUp = () =>
     existsSync(env.TOOLRT_HOME!) && readdirSync(env.TOOLRT_HOME!).some((f) => f.endsWith(".sock"));
@@ -142,7 +146,7 @@ for (const [name, extra] of CASES) {
 const batchFile = join(root, "commands.txt");
 writeFileSync(batchFile, `${corpus.slice(0, batchSize).join("\n")}\n`);
 for (const [name, extra] of CASES) {
-  const env = envFor(`batch ${name}`, extra);
+  const env = envFor(extra);
   const start = Bun.nanoseconds();
   const child = Bun.spawn([TOOLRT, "check", "--batch", batchFile, "Bash"], {
     cwd,

@@ -4,110 +4,86 @@
  * and sub-messages, packed repeated scalars. Default values are left out, as proto3 does, except in
  * fields with presence (oneof members).
  *
+ * Two passes over the value: the first measures every sub-message (in visiting order), the second
+ * writes into one buffer of the exact size, taking each sub-message's length prefix from the first.
+ *
  * @example encodeProtobuf(EXPORT_LOGS_REQUEST, { resourceLogs: [] }) // Uint8Array(0)
  */
 import type { Field, MessageType, Scalar } from "./schema.ts";
 
 const WIRE = { varint: 0, fixed64: 1, delimited: 2, fixed32: 5 } as const;
 
-class Writer {
-  #chunks: Uint8Array[] = [];
-  #current = new Uint8Array(256);
-  #at = 0;
-  length = 0;
-
-  #room(bytes: number): void {
-    if (this.#at + bytes <= this.#current.length) return;
-    this.#chunks.push(this.#current.subarray(0, this.#at));
-    this.#current = new Uint8Array(Math.max(256, bytes, this.#current.length * 2));
-    this.#at = 0;
-  }
-
-  byte(value: number): void {
-    this.#room(1);
-    this.#current[this.#at++] = value;
-    this.length++;
-  }
-
-  varint(value: bigint | number): void {
-    let rest = BigInt.asUintN(64, BigInt(value));
-    while (rest > 0x7fn) {
-      this.byte(Number(rest & 0x7fn) | 0x80);
-      rest >>= 7n;
-    }
-    this.byte(Number(rest));
-  }
-
-  tag(no: number, wire: number): void {
-    this.varint((no << 3) | wire);
-  }
-
-  raw(bytes: Uint8Array): void {
-    this.#room(bytes.length);
-    this.#current.set(bytes, this.#at);
-    this.#at += bytes.length;
-    this.length += bytes.length;
-  }
-
-  fixed(bytes: number, write: (view: DataView) => void): void {
-    const buffer = new Uint8Array(bytes);
-    write(new DataView(buffer.buffer));
-    this.raw(buffer);
-  }
-
-  finish(): Uint8Array {
-    const out = new Uint8Array(this.length);
-    let offset = 0;
-    for (const chunk of [...this.#chunks, this.#current.subarray(0, this.#at)]) {
-      out.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return out;
-  }
-}
-
-const utf8 = new TextEncoder();
+type Message = Record<string, unknown>;
 
 export function encodeProtobuf(type: MessageType, value: object): Uint8Array {
-  const writer = new Writer();
-  writeMessage(writer, type, value as Record<string, unknown>);
-  return writer.finish();
+  const lengths: number[] = [];
+  const size = measureMessage(type, value as Message, lengths);
+  const out = new Output(size, lengths);
+  writeMessage(out, type, value as Message);
+  return out.bytes;
 }
 
-function writeMessage(writer: Writer, type: MessageType, value: Record<string, unknown>): void {
+/** The fields of a message that are written, and how: each present field once, or each item. */
+function present(type: MessageType, value: Message, visit: (field: Field, item: unknown) => void): void {
   for (const field of type) {
     const fieldValue = value[field.name];
     if (fieldValue === undefined || fieldValue === null) continue;
-    if (field.repeated) writeRepeated(writer, field, fieldValue as unknown[]);
-    else if (field.presence || !isDefault(field.type, fieldValue)) writeOne(writer, field, fieldValue);
+    if (field.repeated) {
+      const items = fieldValue as unknown[];
+      if (items.length === 0) continue;
+      if (isPacked(field)) visit(field, items);
+      else for (const item of items) visit(field, item);
+    } else if (field.presence || !isDefault(field.type, fieldValue)) {
+      visit(field, fieldValue);
+    }
   }
 }
 
-function writeRepeated(writer: Writer, field: Field, values: unknown[]): void {
-  if (values.length === 0) return;
-  if (typeof field.type === "function" || field.type === "string" || field.type === "bytes") {
-    for (const value of values) writeOne(writer, field, value);
-    return;
-  }
-  // Packed: one length-delimited run of the scalars.
-  const packed = new Writer();
-  for (const value of values) writeScalar(packed, field.type, value);
-  writer.tag(field.no, WIRE.delimited);
-  writer.varint(packed.length);
-  writer.raw(packed.finish());
+/** Repeated numbers go as one length-delimited run. */
+function isPacked(field: Field): boolean {
+  return field.repeated === true && typeof field.type !== "function" && field.type !== "string" &&
+    field.type !== "bytes" && field.type !== "id";
 }
 
-function writeOne(writer: Writer, field: Field, value: unknown): void {
-  if (typeof field.type === "function") {
-    const inner = new Writer();
-    writeMessage(inner, field.type(), value as Record<string, unknown>);
-    writer.tag(field.no, WIRE.delimited);
-    writer.varint(inner.length);
-    writer.raw(inner.finish());
-    return;
-  }
-  writer.tag(field.no, wireOf(field.type));
-  writeScalar(writer, field.type, value);
+function measureMessage(type: MessageType, value: Message, lengths: number[]): number {
+  let size = 0;
+  present(type, value, (field, item) => {
+    size += varintSize((field.no << 3) >>> 0);
+    let body: number;
+    if (typeof field.type === "function") {
+      const slot = lengths.push(0) - 1;
+      body = measureMessage(field.type(), item as Message, lengths);
+      lengths[slot] = body;
+    } else if (isPacked(field)) {
+      body = 0;
+      for (const number of item as unknown[]) body += scalarSize(field.type, number);
+    } else {
+      size += scalarSize(field.type, item);
+      return;
+    }
+    size += varintSize(body) + body;
+  });
+  return size;
+}
+
+function writeMessage(out: Output, type: MessageType, value: Message): void {
+  present(type, value, (field, item) => {
+    if (typeof field.type === "function") {
+      out.varint((field.no << 3) | WIRE.delimited);
+      out.varint(out.nextLength());
+      writeMessage(out, field.type(), item as Message);
+    } else if (isPacked(field)) {
+      const items = item as unknown[];
+      let body = 0;
+      for (const number of items) body += scalarSize(field.type, number);
+      out.varint((field.no << 3) | WIRE.delimited);
+      out.varint(body);
+      for (const number of items) writeScalar(out, field.type, number);
+    } else {
+      out.varint((field.no << 3) | wireOf(field.type));
+      writeScalar(out, field.type, item);
+    }
+  });
 }
 
 function wireOf(type: Scalar): number {
@@ -127,41 +103,132 @@ function wireOf(type: Scalar): number {
   }
 }
 
-function writeScalar(writer: Writer, type: Scalar, value: unknown): void {
+/** Bytes a scalar takes after its tag (with its length prefix, for strings and bytes). */
+function scalarSize(type: Scalar, value: unknown): number {
   switch (type) {
     case "string": {
-      const bytes = utf8.encode(value as string);
-      writer.varint(bytes.length);
-      writer.raw(bytes);
-      return;
+      const bytes = Buffer.byteLength(value as string);
+      return varintSize(bytes) + bytes;
     }
     case "bytes":
     case "id": {
-      const bytes = value as Uint8Array;
-      writer.varint(bytes.length);
-      writer.raw(bytes);
-      return;
+      const bytes = (value as Uint8Array).length;
+      return varintSize(bytes) + bytes;
     }
     case "bool":
-      writer.byte(value ? 1 : 0);
+      return 1;
+    case "double":
+    case "fixed64":
+    case "sfixed64":
+      return 8;
+    case "fixed32":
+      return 4;
+    default:
+      return varintSize(value as number | bigint);
+  }
+}
+
+function writeScalar(out: Output, type: Scalar, value: unknown): void {
+  switch (type) {
+    case "string":
+      out.string(value as string);
       return;
-    case "int64":
-    case "uint32":
-    case "enum":
-      writer.varint(value as bigint | number);
+    case "bytes":
+    case "id":
+      out.varint((value as Uint8Array).length);
+      out.raw(value as Uint8Array);
+      return;
+    case "bool":
+      out.varint(value ? 1 : 0);
       return;
     case "double":
-      writer.fixed(8, (view) => view.setFloat64(0, value as number, true));
+      out.view.setFloat64(out.advance(8), value as number, true);
       return;
     case "fixed64":
-      writer.fixed(8, (view) => view.setBigUint64(0, BigInt.asUintN(64, BigInt(value as bigint)), true));
+      out.view.setBigUint64(out.advance(8), BigInt.asUintN(64, BigInt(value as bigint)), true);
       return;
     case "sfixed64":
-      writer.fixed(8, (view) => view.setBigInt64(0, BigInt(value as bigint), true));
+      out.view.setBigInt64(out.advance(8), BigInt.asIntN(64, BigInt(value as bigint)), true);
       return;
     case "fixed32":
-      writer.fixed(4, (view) => view.setUint32(0, value as number, true));
+      out.view.setUint32(out.advance(4), value as number, true);
       return;
+    default:
+      out.varint(value as number | bigint);
+  }
+}
+
+/** A number is written as a plain varint when it fits 31 bits, as a 64-bit two's complement otherwise. */
+function isSmall(value: number | bigint): value is number {
+  return typeof value === "number" && value >= 0 && value <= 0x7fffffff;
+}
+
+function varintSize(value: number | bigint): number {
+  if (isSmall(value)) {
+    return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
+  }
+  let rest = BigInt.asUintN(64, BigInt(value));
+  let size = 1;
+  while (rest > 0x7fn) {
+    rest >>= 7n;
+    size++;
+  }
+  return size;
+}
+
+const utf8 = new TextEncoder();
+
+class Output {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+  #at = 0;
+  #length = 0;
+
+  constructor(size: number, private readonly lengths: number[]) {
+    this.bytes = new Uint8Array(size);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  /** The measured length of the next sub-message, in the order the first pass met them. */
+  nextLength(): number {
+    return this.lengths[this.#length++]!;
+  }
+
+  /** Moves past `bytes` bytes; returns where they start. */
+  advance(bytes: number): number {
+    const at = this.#at;
+    this.#at += bytes;
+    return at;
+  }
+
+  varint(value: number | bigint): void {
+    if (isSmall(value)) {
+      let rest = value;
+      while (rest > 0x7f) {
+        this.bytes[this.#at++] = (rest & 0x7f) | 0x80;
+        rest >>>= 7;
+      }
+      this.bytes[this.#at++] = rest;
+      return;
+    }
+    let rest = BigInt.asUintN(64, BigInt(value));
+    while (rest > 0x7fn) {
+      this.bytes[this.#at++] = Number(rest & 0x7fn) | 0x80;
+      rest >>= 7n;
+    }
+    this.bytes[this.#at++] = Number(rest);
+  }
+
+  raw(bytes: Uint8Array): void {
+    this.bytes.set(bytes, this.#at);
+    this.#at += bytes.length;
+  }
+
+  string(text: string): void {
+    const length = Buffer.byteLength(text);
+    this.varint(length);
+    utf8.encodeInto(text, this.bytes.subarray(this.#at, this.#at + length));
+    this.#at += length;
   }
 }
 
