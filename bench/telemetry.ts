@@ -4,7 +4,9 @@
  *   call of a session pays), and answered by the resident helper (the usual path);
  * - `check --batch` throughput (commands per second) over a sample of the benign corpus;
  * each with telemetry off, on with a live collector, on with the endpoint down (nothing listens),
- * and on with a collector that accepts the connection and never answers.
+ * and on with a collector that accepts the connection and never answers. Wall time is what the
+ * caller waits; CPU time (user + system of the child) is the work done, and moves far less than wall
+ * time on a machine other jobs load.
  *
  *   bun run build.ts && bun bench/telemetry.ts        (TELEMETRY_BENCH_N: hook calls per case, default 60)
  */
@@ -78,7 +80,12 @@ function envFor(extra: Record<string, string>): Record<string, string> {
   };
 }
 
-async function hookCall(env: Record<string, string>, command: string): Promise<number> {
+interface Timed {
+  wallMs: number;
+  cpuMs: number;
+}
+
+async function hookCall(env: Record<string, string>, command: string): Promise<Timed> {
   const payload = JSON.stringify({
     hook_event_name: "PreToolUse",
     tool_name: "Bash",
@@ -94,14 +101,31 @@ async function hookCall(env: Record<string, string>, command: string): Promise<n
     stderr: "ignore",
   });
   await child.exited;
-  return (Bun.nanoseconds() - start) / 1e6;
+  return { wallMs: (Bun.nanoseconds() - start) / 1e6, cpuMs: cpuMsOf(child) };
+}
+
+function cpuMsOf(child: Bun.Subprocess): number {
+  return Number(child.resourceUsage()?.cpuTime.total ?? 0n) / 1000;
+}
+
+function timedFigures(samples: Timed[]) {
+  const wall = samples.map((s) => s.wallMs);
+  const cpu = summarize(samples.map((s) => s.cpuMs));
+  const s = summarize(wall);
+  return {
+    mean_ms: round(mean(wall), 2),
+    median_ms: round(s.median, 2),
+    p99_ms: round(s.p99, 2),
+    cpu_median_ms: round(cpu.median, 2),
+    n: s.n,
+  };
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const loadBefore = loadavg();
 
 // Hook calls, in their own process: cases interleaved per command so load drifts hit all alike.
-const inProcess = new Map<string, number[]>(CASES.map(([name]) => [name, []]));
+const inProcess = new Map<string, Timed[]>(CASES.map(([name]) => [name, []]));
 const envs = new Map(
   CASES.map(([name, extra]) => [name, envFor({ ...extra, TOOLRT_NO_HOOK_HELPER: "1" })]),
 );
@@ -109,15 +133,7 @@ for (const command of sample) {
   for (const [name] of CASES) inProcess.get(name)!.push(await hookCall(envs.get(name)!, command));
 }
 for (const [name, samples] of inProcess) {
-  const s = summarize(samples);
-  report("telemetry", {
-    figure: "hook_in_own_process",
-    telemetry: name,
-    mean_ms: round(mean(samples), 2),
-    median_ms: round(s.median, 2),
-    p99_ms: round(s.p99, 2),
-    n: s.n,
-  });
+  report("telemetry", { figure: "hook_in_own_process", telemetry: name, ...timedFigures(samples) });
 }
 
 // Hook calls answered by the resident helper (started by a warm-up call per case).
@@ -127,17 +143,13 @@ for (const [name, extra] of CASES) {
   const socketUp = () =>
     existsSync(env.TOOLRT_HOME!) && readdirSync(env.TOOLRT_HOME!).some((f) => f.endsWith(".sock"));
   for (let waited = 0; !socketUp() && waited < 5_000; waited += 20) await Bun.sleep(20);
-  const samples: number[] = [];
+  const samples: Timed[] = [];
   for (const command of sample) samples.push(await hookCall(env, command));
-  const s = summarize(samples);
   report("telemetry", {
     figure: "hook_resident_helper",
     telemetry: name,
     helper: socketUp() ? "running" : "none",
-    mean_ms: round(mean(samples), 2),
-    median_ms: round(s.median, 2),
-    p99_ms: round(s.p99, 2),
-    n: s.n,
+    ...timedFigures(samples),
   });
   rmSync(env.TOOLRT_HOME!, { recursive: true, force: true }); // the helper leaves when its socket goes
 }
@@ -161,6 +173,7 @@ for (const [name, extra] of CASES) {
     telemetry: name,
     commands: batchSize,
     seconds: round(seconds, 3),
+    cpu_seconds: round(cpuMsOf(child) / 1000, 3),
     commands_per_second: Math.round(batchSize / seconds),
     exit: child.exitCode ?? -1,
   });
