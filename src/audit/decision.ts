@@ -11,16 +11,10 @@ export type DecisionFields = Pick<
   "decision" | "reason" | "rule" | "ruleId" | "file" | "source" | "hardAsk" | "checks" | "sandboxed"
 >;
 
-/**
- * The sandbox's part in a decision, for decisions that carry one (shell calls, once the policy
- * engine says where they run): whether the call runs sandboxed, and whether containment allowed it.
- */
-type WithSandbox = Decision & { sandbox?: { sandboxed?: boolean; autoAllowed?: boolean } };
-
 /** @example decisionFields(decide(request, policy)) // { decision: "deny", source: "managed", rule: "Bash(rm:*)", ... } */
 export function decisionFields(decision: Decision): DecisionFields {
   const rule = decision.matched[0];
-  const sandbox = (decision as WithSandbox).sandbox;
+  const sandbox = decision.sandbox;
   const source = sandbox?.autoAllowed
     ? "sandbox"
     : rule?.source ?? (decision.checks.length > 0 ? "security-check" : "toolrt");

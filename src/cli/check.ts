@@ -5,7 +5,9 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { decisionJson, decisionLines } from "../policy/explain.ts";
+import { commandPlaces, type ExecutionPlace } from "../exec/processes/sandbox-context.ts";
 import type { LoadResult } from "../policy/load.ts";
+import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
 import { UsageError } from "./errors.ts";
 import { analyzerDeps, checkCall, type CheckDeps, decideBash, withBashParser } from "./check-call.ts";
 import { globalsOf } from "./globals.ts";
@@ -17,6 +19,7 @@ import { loadForCli } from "./runtime.ts";
 
 interface CheckOptions {
   json?: boolean;
+  sandboxed?: boolean;
   batch?: string;
   batchFormat?: "lines" | "json-lines";
 }
@@ -28,6 +31,7 @@ export function register(program: Command, deps: CheckDeps = analyzerDeps): void
     .argument("<tool>", "tool name, e.g. Bash, Read, mcp__github__create_issue")
     .argument("[input]", "for Bash the command string; otherwise a JSON object")
     .option("--json", "machine-readable output")
+    .option("--sandboxed", "decide for a shell call that runs in toolrt's sandbox (as the Bash tool's do)")
     .option("--batch <file>", "Bash only: one command per line (- for stdin), one JSON object per line out")
     .option("--batch-format <format>", "lines (default) or json-lines (each line a JSON string)", "lines")
     .action(async (tool: string, input: string | undefined, opts: CheckOptions, command: Command) => {
@@ -45,20 +49,23 @@ export function register(program: Command, deps: CheckDeps = analyzerDeps): void
       const record = telemetry &&
         ((tool: string, input: unknown, decision: Decision) =>
           telemetry.record(checkedDecision(tool, input, decision, context)));
+      const placeOf = opts.sandboxed && tool === "Bash" ? sandboxPlaces(loaded, globals) : undefined;
       if (opts.batch !== undefined) {
         if (tool !== "Bash") throw new UsageError(`--batch checks Bash commands only; got tool ${tool}`);
-        const lines = readInput(opts.batch);
-        for await (
-          const line of checkBatch(lines, opts.batchFormat ?? "lines", loaded, globals, deps, record)
-        ) {
+        const text = readInput(opts.batch);
+        const format = opts.batchFormat ?? "lines";
+        for await (const line of checkBatch(text, format, loaded, globals, deps, placeOf, record)) {
           process.stdout.write(`${line}\n`);
         }
         return;
       }
       if (input === undefined && tool === "Bash") throw new UsageError("check Bash needs the command string");
       const parsed = parseInput(tool, input);
-      const decision = await checkCall(tool, parsed, loaded.policy, globals, deps);
+      const decision = await checkCall(tool, parsed, loaded.policy, globals, deps, placeOf);
       record?.(tool, parsed, decision);
+      if (opts.sandboxed && tool !== "Bash") {
+        decision.warnings.push(`not sandboxed: only shell commands run in the sandbox, not ${tool} calls`);
+      }
       decision.warnings.push(...loaded.warnings);
       if (opts.json) {
         console.log(JSON.stringify(decisionJson(decision), null, 2));
@@ -78,6 +85,7 @@ async function* checkBatch(
   loaded: LoadResult,
   globals: GlobalOptions,
   deps: CheckDeps,
+  placeOf: ((command: string) => ExecutionPlace) | undefined,
   record: ((tool: string, input: unknown, decision: Decision) => void) | undefined,
 ): AsyncGenerator<string> {
   if (format !== "lines" && format !== "json-lines") {
@@ -93,11 +101,18 @@ async function* checkBatch(
     } else if (command.value.trim() === "") {
       yield JSON.stringify({ line: i + 1, error: "empty command" });
     } else {
-      const decision = decideBash(command.value, loaded.policy, globals, deps);
+      const decision = decideBash(command.value, loaded.policy, globals, deps, placeOf);
       record?.("Bash", { command: command.value }, decision);
       yield JSON.stringify({ command: command.value, ...decisionJson(decision) });
     }
   }
+}
+
+/** Where `check --sandboxed` runs each command: the workspace's sandbox, as `toolrt run` would. */
+function sandboxPlaces(loaded: LoadResult, globals: GlobalOptions): (command: string) => ExecutionPlace {
+  return commandPlaces(loaded.policy.state.sandbox ?? DEFAULT_SANDBOX_POLICY, globals.cwd, {
+    asksForHosts: false,
+  });
 }
 
 function jsonString(line: string): { value: string } | { error: string } {

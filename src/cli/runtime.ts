@@ -7,6 +7,7 @@ import { policyDigestsOf } from "../audit/decision.ts";
 import { auditableInput, type AuditEvent, AuditLog } from "../audit/log.ts";
 import { analyzeBash } from "../bash/analyze.ts";
 import type { BashAnalysis } from "../bash/types.ts";
+import type { SandboxAsker } from "../exec/processes/sandbox-exceptions.ts";
 import { sandboxedLaunch } from "../exec/processes/sandboxed-launch.ts";
 import { loadPolicy, type LoadResult } from "../policy/load.ts";
 import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
@@ -51,6 +52,14 @@ export interface PoolOptions {
   searchResultStyle?: "tool_reference" | "schemas";
 }
 
+export interface RuntimeOptions {
+  /**
+   * The person to ask when the sandbox blocks a host or a path (interactive `run` and `agent`);
+   * without one, the host is refused and the result names the exception.
+   */
+  sandboxAsker?: SandboxAsker;
+}
+
 export interface RuntimePool {
   pool: ToolPool;
   /** The deferred tools the model has found through this pool's ToolSearch. */
@@ -79,7 +88,7 @@ export interface Runtime {
  * Loads the policy and the enabled plugins, and connects every MCP server (each bounded by its own
  * timeout), plugins' servers included.
  */
-export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
+export async function openRuntime(globals: GlobalOptions, options: RuntimeOptions = {}): Promise<Runtime> {
   const loaded = loadForCli(globals);
   const { plugins, skills, pluginTools } = openPlugins(globals, loaded);
   const mcp = openMcp(
@@ -92,7 +101,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
   // The Bash parser loads on the first analysis (the pipeline analyses before it decides).
   const [telemetry] = await Promise.all([openCliTelemetry(globals, loaded.policy.state), mcp.connectAll()]);
   const policyDigest = policyDigestsOf(loaded.policy.state).digest;
-  const sandbox = runtimeSandbox(globals, loaded, telemetry);
+  const sandbox = runtimeSandbox(globals, loaded, options.sandboxAsker, telemetry);
   const baseTools = getAllBaseTools({ wrapLaunch: sandbox });
   // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
@@ -116,6 +125,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
         discovered,
         resultStyle: options.searchResultStyle ?? "schemas",
         stateDir: globals.stateDir,
+        scope: () => loaded.policy.searchScope(),
       });
       const builtins = [...tools, toolSearch, createSkillTool(skills), ...mcpResourceTools(mcp)];
       const pool: ToolPool = new ToolPool(builtins, {
@@ -138,7 +148,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       return createSession({
         ...(discovery ? { discovery } : {}),
         pool,
-        policy: (request) => rulesPolicy(rules, denials)(request),
+        policy: (request) => rulesPolicy(rules, denials, sandbox.placeOf)(request),
         analyze: analyzeShellCommand,
         hooks: loaded.policy.hooks(),
         pluginHooks: plugins.hooks(),
@@ -170,7 +180,12 @@ async function analyzeShellCommand(tool: AnyTool, input: unknown): Promise<BashA
  * `sandbox` settings with the workspace (cwd) writable; runs outside it go to the audit log (and
  * telemetry); runs the sandbox stopped are counted by telemetry as violations.
  */
-function runtimeSandbox(globals: GlobalOptions, loaded: LoadResult, telemetry: Telemetry | undefined) {
+function runtimeSandbox(
+  globals: GlobalOptions,
+  loaded: LoadResult,
+  asker: SandboxAsker | undefined,
+  telemetry: Telemetry | undefined,
+) {
   const audit = AuditLog.inStateDir(globals.stateDir);
   const notice = (event: AuditEvent) => {
     const record = audit.append(event);
@@ -179,6 +194,8 @@ function runtimeSandbox(globals: GlobalOptions, loaded: LoadResult, telemetry: T
   return sandboxedLaunch({
     policy: loaded.policy.state.sandbox ?? DEFAULT_SANDBOX_POLICY,
     workspace: globals.cwd,
+    grantsDir: globals.stateDir,
+    ...(asker ? { asker } : {}),
     onUnsandboxed: (run) =>
       notice({
         kind: "notice",
@@ -219,9 +236,9 @@ export function openPlugins(globals: GlobalOptions, loaded: LoadResult) {
 export async function openDefaultSession(
   globals: GlobalOptions,
   invokedBy: InvokedBy,
-  options: PoolOptions = {},
+  options: PoolOptions & RuntimeOptions = {},
 ): Promise<RuntimePool & { session: RuntimeSession; runtime: Runtime; close(): Promise<void> }> {
-  const runtime = await openRuntime(globals);
+  const runtime = await openRuntime(globals, options);
   const { pool, discovered } = runtime.makePool(runtime.baseTools, options);
   const session = runtime.openSession(pool, invokedBy);
   return {

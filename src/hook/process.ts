@@ -6,7 +6,7 @@ import type { GlobalOptions } from "../cli/options.ts";
 import type { PolicyCompiler } from "../policy/compile-cache.ts";
 import { flushTelemetry, openTelemetry, type Telemetry } from "../telemetry/index.ts";
 import { runHook } from "./run.ts";
-import type { HostName } from "./types.ts";
+import type { HookInvocation } from "./types.ts";
 import { errorMessage } from "../tool/errors.ts";
 
 /**
@@ -27,13 +27,13 @@ export interface AnswerOptions {
  */
 export function answerHook(
   stdin: string,
-  host: HostName,
+  invocation: HookInvocation,
   globals: GlobalOptions,
   audit: AuditLog,
   options: AnswerOptions = {},
 ) {
   const { telemetry, compiler } = options;
-  return runHook(stdin, host, globals, {
+  return runHook(stdin, invocation, globals, {
     analyzeBash,
     audit: (event, policy) => {
       const record = audit.append(event);
@@ -57,7 +57,7 @@ export async function hookTelemetry(globals: GlobalOptions, audit: AuditLog): Pr
 }
 
 export async function runHookProcess(
-  host: HostName,
+  invocation: HookInvocation,
   globals: GlobalOptions,
   stdin: Promise<string> = Bun.stdin.text(),
   options: { handOff?: boolean } = {},
@@ -65,7 +65,7 @@ export async function runHookProcess(
   try {
     const audit = AuditLog.inStateDir(globals.stateDir);
     const telemetry = await hookTelemetry(globals, audit);
-    const answer = await answerHook(await stdin, host, globals, audit, telemetry ? { telemetry } : {});
+    const answer = await answerHook(await stdin, invocation, globals, audit, telemetry ? { telemetry } : {});
     // Bun's own stdout: process.stdout costs milliseconds to initialise in a fresh process.
     if (answer) await Bun.write(Bun.stdout, `${answer}\n`);
     // A helper was just started: it sends what this call recorded; otherwise wait a little, no more.

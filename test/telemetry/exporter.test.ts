@@ -146,9 +146,15 @@ describe("hook calls through the resident helper's path", () => {
       tool_input: { command: "rm -rf ~" },
       cwd,
     });
-    const answer = await answerHook(stdin, "codex", globalsFrom({ cwd, stateDir }), audit, {
-      telemetry: ex.telemetry(),
-    });
+    const answer = await answerHook(
+      stdin,
+      { host: "codex", sandbox: false },
+      globalsFrom({ cwd, stateDir }),
+      audit,
+      {
+        telemetry: ex.telemetry(),
+      },
+    );
     expect(answer).toContain("deny");
     await ex.flush(30_000);
     const [record] = audit.read();

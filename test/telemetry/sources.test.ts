@@ -101,7 +101,11 @@ describe("decision fields", () => {
       overridden: [],
       untrusted: [],
     };
-    expect(decisionFields(base)).toEqual({ decision: "allow", reason: "runs in the sandbox", source: "toolrt" });
+    expect(decisionFields(base)).toEqual({
+      decision: "allow",
+      reason: "runs in the sandbox",
+      source: "toolrt",
+    });
     const contained = { ...base, sandbox: { sandboxed: true, autoAllowed: true, needsPerson: [] } };
     expect(decisionFields(contained)).toMatchObject({ source: "sandbox", sandboxed: true });
     const onHost = { ...base, sandbox: { sandboxed: false, autoAllowed: false, needsPerson: [] } };

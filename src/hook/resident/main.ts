@@ -22,7 +22,7 @@ export async function runResidentHelper(): Promise<number> {
       const globals = globalsFrom({ cwd: request.cwd });
       // Read per call, like the policy: a managed policy that turns telemetry on applies at once.
       const telemetry = await hookTelemetry(globals, audit);
-      return answerHook(request.stdin, request.host, globals, audit, {
+      return answerHook(request.stdin, { host: request.host, sandbox: request.sandbox }, globals, audit, {
         compiler,
         ...(telemetry ? { telemetry } : {}),
       });
