@@ -157,6 +157,20 @@ describe.each(["http/protobuf", "http/json"])("%s", (protocol) => {
   });
 });
 
+test("check --sandboxed: the decision says where the command runs and that containment allowed it", async () => {
+  const { detectSandbox } = await import("../../src/sandbox/detect.ts");
+  await toolrt(["check", "--sandboxed", "Bash", "npm test"], telemetryEnv("http/protobuf"));
+  const [decision] = byEvent("toolrt.tool_decision");
+  if (detectSandbox().available) {
+    expect(decision?.attributes).toMatchObject({
+      "toolrt.sandboxed": true,
+      "toolrt.decision.source": "sandbox",
+    });
+  } else {
+    expect(decision?.attributes["toolrt.sandboxed"]).toBe(false);
+  }
+});
+
 describe("hook mode", () => {
   test("the host's calls: a decision with the host's name, then its result", async () => {
     const env = telemetryEnv("http/protobuf");
