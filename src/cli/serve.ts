@@ -10,6 +10,7 @@ import {
   type ServeOptions,
   serveStdio,
 } from "../mcp/serve.ts";
+import { EXIT_DEADLINE_MS, flushTelemetry } from "../telemetry/registry.ts";
 import { reportFailure, UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
 import { openDefaultSession } from "./runtime.ts";
@@ -90,7 +91,9 @@ export function register(program: Command): void {
         process.exitCode = reportFailure(error, process.argv.slice(2));
       } finally {
         await shutdownWithin(SHUTDOWN_LIMIT_MS, close);
-        // Nothing of ours is left to wait for; stdin may still be open (or at EOF), so leave now.
+        // Nothing of ours is left to wait for, but stdin may still be open: leave now, after sending
+        // the telemetry main.ts would send on the way out.
+        await flushTelemetry(EXIT_DEADLINE_MS, { adoptSpool: true });
         process.exit(process.exitCode ?? 0);
       }
     });

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
+import { parseTraceparent } from "../telemetry/trace.ts";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
@@ -87,6 +88,8 @@ export function createServeServer(session: Session, options: ServeOptions = {}):
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const progressToken = request.params._meta?.progressToken;
+    // A client that traces its agent turns says so in `_meta.traceparent`: the call's spans join it.
+    const traceParent = parseTraceparent(request.params._meta?.traceparent);
     let progress = 0;
     const asker = elicitationAsker(server, {
       relatedRequestId: extra.requestId,
@@ -98,6 +101,7 @@ export function createServeServer(session: Session, options: ServeOptions = {}):
       {
         signal: extra.signal,
         ...(asker ? { ask: asker } : {}),
+        ...(traceParent ? { traceParent } : {}),
         ...(progressToken === undefined ? {} : {
           onProgress: (p) =>
             void extra.sendNotification({
