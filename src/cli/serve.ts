@@ -69,7 +69,7 @@ export function register(program: Command): void {
       const waitUntil = Date.now() + waitMs;
       const options: ServeOptions = {
         deferredTools: deferred ?? runtime.policy.policy.serveDeferred() ?? "search",
-        beforeListingTools: () => waitAtMost(serversSettled, waitUntil - Date.now()),
+        beforeListingTools: () => waitAtMost(serversSettled, Math.max(0, waitUntil - Date.now())),
         searchScope: () => runtime.policy.policy.searchScope(),
       };
       try {
