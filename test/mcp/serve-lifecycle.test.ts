@@ -70,7 +70,10 @@ async function startServe() {
 }
 
 async function expectNoOrphans(): Promise<void> {
-  // serve stops its servers before it exits; the exit hook kills what a shutdown left.
+  // The processes were signalled before the exit; the kernel may take a moment to tear them down
+  // (SIGKILL is asynchronous), so the check waits for that before it lists what is left.
+  await eventually(() => processesMarked(marker).length === 0, "the upstream processes to be gone", 10_000)
+    .catch(() => {});
   const left = processesMarked(marker);
   expect(left.map((p) => `${p.pid} (ppid ${p.ppid}): ${p.args}`)).toEqual([]);
 }
