@@ -199,9 +199,9 @@ export function buildSbpl(profile: SandboxProfile, run: SeatbeltRun): Sbpl {
     "(allow file-read*)",
     ...denied("file-read*", unreadableFilters, "read-denied: denyRead, and files hard-linked to them"),
     ...denied(
-      "file-read* file-write*",
+      "file-read-data file-write*",
       ['(regex "^/dev/ttys[0-9]+$")'],
-      "terminals; the command's own: below",
+      "other terminals (their stat stays readable: ttyname needs it); the command's own: below",
     ),
     "",
     "; write in the writable roots and the run's temp dir; hard-link and clone the files in them",
