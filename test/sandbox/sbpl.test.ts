@@ -38,8 +38,9 @@ function macProfile(
   run: Partial<SeatbeltRun> = {},
   entries: Record<string, EntryKind> = disk,
   workspace = "/tmp/app",
+  links: Record<string, string> = {},
 ) {
-  const mac = macDisk(entries);
+  const mac = macDisk(entries, links);
   const profile = buildSandboxProfile(settings, workspace, { home: HOME, realPath: mac.realPath });
   return buildSbpl(profile, {
     tempDir: TMP,
@@ -70,15 +71,8 @@ describe("the macOS profile is well formed and names real paths only", () => {
   });
 
   test("a workspace reached through a user's own symlink is written where the writes land", () => {
-    const mac = macDisk({ "/Users/u/real/app": "dir" }, { "/Users/u/link": "/Users/u/real" });
-    const profile = buildSandboxProfile({}, "/Users/u/link/app", { home: HOME, realPath: mac.realPath });
-    const linked = buildSbpl(profile, {
-      tempDir: TMP,
-      proxyPorts: [],
-      sessionTty: null,
-      tag: "t",
-      fs: mac.fs,
-      scan: noScan,
+    const linked = macProfile({}, { scan: noScan }, { "/Users/u/real/app": "dir" }, "/Users/u/link/app", {
+      "/Users/u/link": "/Users/u/real",
     });
     expect(decide(linked, "file-write-create", "/Users/u/real/app/x")).toBe("allow");
     expect(decide(linked, "file-write-create", "/Users/u/link/app/x")).toBe("deny");
@@ -221,18 +215,9 @@ describe("denyWrite, hard links and allow-listed caches", () => {
   });
 
   test("an extra writable root is written, with the same protections", () => {
-    const mac = macDisk({ ...disk, [`${HOME}/Library/Caches/pip`]: "dir" });
-    const profile = buildSandboxProfile({ allowWrite: ["~/Library/Caches/pip"] }, "/tmp/app", {
-      home: HOME,
-      realPath: mac.realPath,
-    });
-    const built = buildSbpl(profile, {
-      tempDir: TMP,
-      proxyPorts: [],
-      sessionTty: null,
-      tag: "t",
-      fs: mac.fs,
-      scan: noScan,
+    const built = macProfile({ allowWrite: ["~/Library/Caches/pip"] }, {}, {
+      ...disk,
+      [`${HOME}/Library/Caches/pip`]: "dir",
     });
     expect(decide(built, "file-write-create", `${HOME}/Library/Caches/pip/http/x`)).toBe("allow");
     expect(decide(built, "file-write-create", `${HOME}/Library/Caches/pip/.zshrc`)).toBe("deny");
