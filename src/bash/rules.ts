@@ -2,6 +2,8 @@
  * Argument-aware judgement of one command: is it read-only with these arguments, and which
  * arguments make it run other code so that no prefix rule for its leading word may cover it.
  */
+import { awkProgramRisk, readAwk } from "./awk.ts";
+import { sshRunsProgram } from "./ssh.ts";
 import type { Word } from "./command.ts";
 import { gitPaths, judgeGit } from "./git.ts";
 import { hasOption, parseArgs } from "./options.ts";
@@ -82,9 +84,6 @@ export const INTERPRETERS = new Set([
   "expect",
 ]);
 
-/** ssh options (keywords are case-insensitive) whose value is a command ssh runs locally. */
-const SSH_COMMAND_OPTION =
-  /^(?:-o)?(?:ProxyCommand|LocalCommand|KnownHostsCommand|PKCS11Provider|SecurityKeyProvider)\b/i;
 const NC_EXEC = /^-[a-zA-Z]*[ec]$|^--(?:exec|sh-exec|lua-exec)(?:=|$)/;
 
 /**
@@ -94,9 +93,6 @@ const NC_EXEC = /^-[a-zA-Z]*[ec]$|^--(?:exec|sh-exec|lua-exec)(?:=|$)/;
 const RUNS_PROGRAM: Record<string, RegExp[]> = {
   zip: [/^(?:-TT|--unzip-command)(?:=|$)/],
   cpio: [/^--rsh-command(?:=|$)/],
-  ssh: [SSH_COMMAND_OPTION, /^-F/],
-  scp: [SSH_COMMAND_OPTION, /^-[FS]/],
-  sftp: [SSH_COMMAND_OPTION, /^-[FSD]/],
   nc: [NC_EXEC],
   ncat: [NC_EXEC],
   netcat: [NC_EXEC],
@@ -281,6 +277,9 @@ const SPECIFIC: Record<string, Specific> = {
   pipx(args, v) {
     if (args[0] === "run") v.noAutoAllow.push("pipx run may download and run a package");
   },
+  ssh: sshOptions,
+  scp: sshOptions,
+  sftp: sshOptions,
   alias(args, v) {
     if (args.some((a) => a.includes("="))) v.noAutoAllow.push("alias definitions can shadow other commands");
     v.readOnly = args.every((a) => !a.includes("="));
@@ -357,16 +356,18 @@ function readOnlySubcommand(name: string, args: string[]): boolean {
 }
 
 function awk(args: string[], v: Verdict): void {
-  const parsed = parseArgs(args, { short: "fvF", long: ["file", "assign", "field-separator"] });
-  if (hasOption(parsed, "-f", "--file")) {
-    v.readOnly = false;
-    return;
-  }
-  const program = parsed.operands[0] ?? "";
-  const runs = /\bsystem\s*\(|\|\s*getline|"\s*\|(?!\|)|\bprint[f]?\b[^;}]*(?:>|\|(?!\|))|\bclose\s*\(|@load/
-    .test(program);
-  if (runs) v.noAutoAllow.push("the awk program runs commands or writes files (system, | or > redirection)");
-  v.readOnly = !runs && !hasOption(parsed, "-i", "--include", "-l", "--load", "-E", "--exec");
+  const call = readAwk(args);
+  const risks = call.programs.map(awkProgramRisk);
+  const unsafe = risks.find((r) => r.unsafe)?.unsafe;
+  if (unsafe) v.noAutoAllow.push(unsafe);
+  v.readOnly = call.programs.length > 0 && !call.programFile && call.otherOption === undefined &&
+    risks.every((r) => !r.unsafe && !r.problem);
+}
+
+/** ssh, scp, sftp: `-o ProxyCommand=...` in any spelling, `-F`, `-S` (the name is the rule's first word). */
+function sshOptions(args: string[], v: Verdict): void {
+  const why = sshRunsProgram(v.ruleWords[0] ?? "", args);
+  if (why) v.noAutoAllow.push(why);
 }
 
 function pagerEscapes(args: string[], v: Verdict): void {

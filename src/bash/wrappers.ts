@@ -381,6 +381,11 @@ function unwrapEnv(inv: Invocation, texts: string[], out: Out, depth: number): v
   open({ ...inv, env, words: inv.words.slice(i) }, out, depth + 1);
 }
 
+/** Programs any extra words only give text to print (`ls | xargs echo`): nothing to check. */
+const TAKES_ANY_WORDS = new Set(["echo", "printf", "basename", "dirname", "true", "false"]);
+const XARGS_UNSEEN =
+  "xargs appends words from its input, which cannot be checked: they may be options or paths outside the workspace";
+
 /** `-i` and `-e` take their optional value attached (`-i{}`), never as the next word. */
 const XARGS_VALUE_FLAGS = "nLPsdEIa";
 
@@ -394,8 +399,11 @@ function unwrapXargs(inv: Invocation, texts: string[], out: Out, depth: number):
     /^(?:python[\d.]*|node|perl|ruby|php)$/.test(innerName);
   if (feedsShell) inv.notes.push("xargs feeds its input to a shell or interpreter");
   if (!hasFlags && !feedsShell) {
-    // Bare xargs is transparent for rules, but what it runs gets arguments nobody has seen.
-    return open({ ...inv, words: inner, via: "xargs" }, out, depth + 1);
+    // Bare xargs is transparent for rules, but what it runs gets arguments nobody has seen: they
+    // may be options or paths anywhere, unless the program takes any words as mere text.
+    const unseen = out.stdin === undefined && !TAKES_ANY_WORDS.has(innerName);
+    const notes = unseen ? [...inv.notes, XARGS_UNSEEN] : inv.notes;
+    return open({ ...inv, words: inner, via: "xargs", notes }, out, depth + 1);
   }
   out.invocations.push(inv);
   inv.notes.push("xargs runs another command");
