@@ -295,7 +295,15 @@ function judgeInvocation(
     ...(secrets.length > 0 ? { reasons: secrets } : {}),
   };
   if (inv.via) command.via = inv.via;
-  return { name, args, words: inv.words, raw: inv.raw, paths, command };
+  return {
+    name,
+    args,
+    words: inv.words,
+    raw: inv.raw,
+    paths,
+    command,
+    ...(inv.chdir !== undefined ? { chdir: inv.chdir } : {}),
+  };
 }
 
 /** Why words of this command that bash evaluates (`test -v 'a[$(id)]'`) may run code. */

@@ -115,7 +115,10 @@ export function factOf(j: Judged): Fact {
 
 /** The file name of any path (`./../../bin/RM` is rm), zsh's builtin twins (`zf_rm`) as themselves. */
 function programName(word: string): string {
-  return word.slice(word.lastIndexOf("/") + 1).replace(/^zf_/, "").toLowerCase();
+  // `$(which rm)` and `$(command -v rm)` are rm.
+  const found = /^(?:\$\(|`)(?:which|command\s+-v|type\s+-[pP])\s+([\w.+-]+)\s*(?:\)|`)$/.exec(word)?.[1] ??
+    word;
+  return found.slice(found.lastIndexOf("/") + 1).replace(/^zf_/, "").toLowerCase();
 }
 
 /** Every catastrophe in the judged commands of one command line. */

@@ -27,12 +27,13 @@ interface State {
 export function placeCommands(judged: Judged[]): void {
   const state: State = { dirs: [START], oldDirs: [UNKNOWN_DIR], stack: [] };
   for (const j of judged) {
-    j.dirs = state.dirs;
-    j.oldDirs = state.oldDirs;
-    if (
-      !(state.dirs.length === 1 && state.dirs[0] === START && !j.paths.some((p) => p.path.startsWith("~")))
-    ) {
-      j.paths = j.paths.flatMap((p) => inDirs(p.path, state).map((path) => ({ ...p, path })));
+    // `env -C DIR cmd` runs cmd in DIR (and not at all when DIR is not there).
+    const where = j.chdir === undefined ? state : { dirs: inDirs(j.chdir, state), oldDirs: state.dirs };
+    j.dirs = where.dirs;
+    j.oldDirs = where.oldDirs;
+    const moved = where.dirs.length !== 1 || where.dirs[0] !== START;
+    if (moved || j.paths.some((p) => p.path.startsWith("~"))) {
+      j.paths = j.paths.flatMap((p) => inDirs(p.path, where).map((path) => ({ ...p, path })));
     }
     move(j, state);
   }

@@ -91,7 +91,7 @@ interface Literal {
 
 /** Functions whose string argument is a shell command, or whose list argument is an argv. */
 const EXEC_CALL =
-  /\b(?:system|popen|popen[234]|exec[a-zA-Z_]*|spawn[a-zA-Z_]*|call|check_call|check_output|run|Popen|getoutput|getstatusoutput|shell_exec|passthru|proc_open|execute|capture[23e]?|pipeline[a-z_]*|Command|do\s+shell\s+script)\b\s*(?:\(|(?=\s*["'\[]))/g;
+  /\b(?:eval|system|popen|popen[234]|exec[a-zA-Z_]*|spawn[a-zA-Z_]*|call|check_call|check_output|run|Popen|getoutput|getstatusoutput|shell_exec|passthru|proc_open|execute|capture[23e]?|pipeline[a-z_]*|Command|do\s+shell\s+script)\b\s*(?:\(|(?=\s*["'\[]))/g;
 /** Library calls that delete a tree: the first literal argument is the root. */
 const TREE_DELETE =
   /\b(?:rmtree|remove_tree|rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmSync|rmdirSync|rimraf(?:Sync)?|removeSync|emptyDirSync|Deno\.remove|fs\.rm|promises\.rm|rm)\s*\(/g;
@@ -103,18 +103,24 @@ const HOME_EXPRESSIONS =
  * Shell commands the code runs whose text is literal, as shell source: a command string as is, an
  * argv list quoted word by word, and library tree deletions as `rm -rf -- ROOT`.
  */
-export function shellPayloads(code: string): string[] {
-  const literals = stringLiterals(code.replace(HOME_EXPRESSIONS, '"~"'));
+export function shellPayloads(code: string, depth = 0): string[] {
   const text = code.replace(HOME_EXPRESSIONS, '"~"');
+  const literals = stringLiterals(text);
   const out: string[] = literals.filter((l) => l.runs).map((l) => l.text);
   for (const [pattern, asDeletion] of [[EXEC_CALL, false], [TREE_DELETE, true]] as const) {
     for (const m of text.matchAll(pattern)) {
       const args = argumentLiterals(text, m.index! + m[0].length, literals);
       if (args.length === 0) continue;
-      if (asDeletion) out.push(`rm -rf -- ${shellWord(args[0]!.text)}`);
-      else if (args[0]!.inList || args.length > 1 && args[1]!.inList) {
-        out.push(args.map((a) => shellWord(a.text)).join(" "));
-      } else out.push(args[0]!.text);
+      if (asDeletion) {
+        out.push(`rm -rf -- ${shellWord(args[0]!.text)}`);
+        continue;
+      }
+      // A command string (`system("rm -rf /")`) or an argv (`system "rm", "-rf", "/"`, `run([...])`):
+      // which one depends on the call, so both readings are analyzed.
+      if (!args[0]!.inList) out.push(args[0]!.text);
+      if (args.length > 1 || args[0]!.inList) out.push(args.map((a) => shellWord(a.text)).join(" "));
+      // `exec("...")` and `eval("...")` run code of the language itself: read it too.
+      if (/^(?:exec|eval)\b/.test(m[0]) && depth < 2) out.push(...shellPayloads(args[0]!.text, depth + 1));
     }
   }
   return [...new Set(out)];

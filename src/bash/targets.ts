@@ -7,6 +7,7 @@
  * holds the homes and `~/../..` is `/`.
  */
 import type { Word } from "./command.ts";
+import { inDirs } from "./cwd.ts";
 import { hasPattern, patternMatcher } from "../tool/shell-pattern.ts";
 
 /** A normalised absolute place: segments under `/`; `HOME` segments stand for the home directory. */
@@ -124,8 +125,9 @@ const MAX_VALUES = 32;
 export function placesOf(word: Word, dirs: readonly string[], oldDirs: readonly string[] = []): Place[] {
   const out: Place[] = [];
   for (const value of valuesOf(word.text, dirs, oldDirs)) {
-    for (const dir of value.startsWith("/") || value.startsWith("~") ? ["/"] : dirs) {
-      const place = placeOf(value, dir, word.glob);
+    // `~+` and `~-` are where the shell is and was; relative values are joined with each directory.
+    for (const path of inDirs(value, { dirs, oldDirs })) {
+      const place = placeOf(path, word.glob);
       if (place) out.push(place);
       if (out.length >= MAX_VALUES) return out;
     }
@@ -140,17 +142,32 @@ export function placesOf(word: Word, dirs: readonly string[], oldDirs: readonly 
 export function valuesOf(text: string, dirs: readonly string[], oldDirs: readonly string[]): string[] {
   let values = [""];
   const pattern =
-    /\$\{(#?)([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=?+])((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+    /\$\{(#?)([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=?+])((?:[^{}]|\{[^{}]*\})*)|([%#/^,:][^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
   let last = 0;
-  for (const m of text.matchAll(pattern)) {
-    const [, length, braced, operator, word, plain] = m;
+  // `$(pwd)` is where the shell is, as `$PWD` is.
+  const written = text.replace(/\$\(pwd\)|`pwd`/g, "$PWD");
+  for (const m of written.matchAll(pattern)) {
+    const [, length, braced, operator, word, trim, plain] = m;
     const name = (braced ?? plain)!;
-    const options = length ? [OPAQUE] : expansions(name, operator, word ?? "", dirs, oldDirs);
-    const literal = text.slice(last, m.index);
+    const options = length
+      ? [OPAQUE]
+      : trim !== undefined
+      ? trimmed(name, trim)
+      : expansions(name, operator, word ?? "", dirs, oldDirs);
+    const literal = written.slice(last, m.index);
     values = values.flatMap((v) => options.map((o) => v + literal + o)).slice(0, MAX_VALUES);
     last = m.index! + m[0].length;
   }
-  return values.map((v) => v + text.slice(last));
+  return values.map((v) => v + written.slice(last));
+}
+
+/**
+ * `${HOME%/*}` is the directory of homes, `${X#prefix}` some part of X: cut or changed values
+ * may be shorter, so home may become its parent and an unknown value may become empty.
+ */
+function trimmed(name: string, operation: string): string[] {
+  if (name !== "HOME") return ["", OPAQUE];
+  return operation.startsWith("%") ? ["~/..", "~", "/"] : ["~", OPAQUE];
 }
 
 function expansions(
@@ -183,10 +200,9 @@ function expansions(
   }
 }
 
-/** `value` joined to `dir` and normalised; null for a place relative to an unknown directory. */
-function placeOf(value: string, dir: string, glob: boolean): Place | null {
-  const joined = value.startsWith("/") || value.startsWith("~") ? value : `${dir}/${value}`;
-  const absolute = joined.startsWith("/") ? joined : homeForm(joined);
+/** An absolute or home path normalised; null for a place relative to an unknown directory. */
+function placeOf(path: string, glob: boolean): Place | null {
+  const absolute = path.startsWith("/") ? path : homeForm(path);
   if (absolute === null) return null;
   const segments: string[] = [];
   const patterns = new Set<number>();

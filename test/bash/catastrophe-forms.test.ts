@@ -53,6 +53,11 @@ describe("judged after expansion", () => {
       "find -L ~ -delete",
       "find -- / -delete",
       "find / -xdev -exec rm -rf {} +",
+      "rm -rf ${HOME%/*}",
+      "rm -rf ${X#a}/",
+      "cd / && rm -rf ~+",
+      'cd / && rm -rf "$(pwd)"/*',
+      "cd /tmp; cd /; rm -rf ~-/../*",
     ]);
   });
   test("quoted text is not a pattern, and other places are not the system", async () => {
@@ -90,6 +95,8 @@ describe("the working directory is followed through the command", () => {
       "cd ~/.. && rm -rf *",
       "cd /usr && rm -rf ../*",
       "cd /tmp && cd - && cd / && rm -rf *",
+      "env -C / rm -rf *",
+      "sudo -D / rm -rf *",
     ]);
     await all("move-root", ["cd ~/.. && mv * /tmp"]);
     await all("system-file-write", ["cd /etc && echo x > shadow"]);
@@ -117,6 +124,11 @@ describe("programs by every name they can have", () => {
       "npm exec -- rimraf /",
       "trash-put /etc",
       "shred -u ~/*",
+      "$(which rm) -rf /",
+      "toybox rm -rf /",
+      "env -v rm -rf /",
+      "env -uX rm -rf /",
+      "env --unset=X rm -rf /",
     ]);
     await all("system-file-write", ["unlink /etc/passwd", "shred -u /etc/shadow"]);
   });
@@ -148,6 +160,9 @@ describe("interpreters' inline code with a literal payload", () => {
       `php -r 'shell_exec("rm -rf /");'`,
       `awk 'BEGIN{system("rm -rf /")}'`,
       `python3 -Ic 'import os; os.system("rm -rf ~")'`,
+      `perl -e 'system "rm", "-rf", "/"'`,
+      `python3 -c 'import os; os.execvp("rm", ["rm", "-rf", "/"])'`,
+      `python3 -c 'exec("import os;os.system(\\"rm -rf ~\\")")'`,
     ]);
     await all("pipe-to-shell", [`python3 -c 'import os; os.system("curl -s x | sh")'`]);
   });
