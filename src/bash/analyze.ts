@@ -15,6 +15,7 @@ import { placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
 import { inlineCode, shellPayloads } from "./inline-code.ts";
 import { printedSecrets } from "./secret-output.ts";
+import { specFor } from "./specs/index.ts";
 import { classify } from "./classify.ts";
 import type { Judged, RawCommand, WalkResult } from "./command.ts";
 import { bashParserLoadError, loadBashParser, loadedBashParser } from "./parser.ts";
@@ -268,7 +269,9 @@ function judgeInvocation(
   const operandPaths = verdict.paths.map((p) => (globs.has(p.path) ? { ...p, glob: true } : p));
   const paths: Access[] = [...operandPaths, ...redirectPaths];
   const hasUnsafeEnv = Object.keys(inv.env).some((key) => !SAFE_ENV_VARS.has(key));
-  const noAutoAllow = [...inv.notes, ...verdict.noAutoAllow, ...evaluationRisks(name, args)];
+  // A spec judges the words it knows bash evaluates; other builtins are judged here.
+  const evaluated = specFor(name) ? [] : evaluationRisks(name, args);
+  const noAutoAllow = [...inv.notes, ...verdict.noAutoAllow, ...evaluated];
   if (
     !SHELLS.has(name) && programFromStdin(name, args, false) && (args.includes("-") || takesInput(inv.raw))
   ) {
@@ -277,7 +280,8 @@ function judgeInvocation(
   const viaXargs = inv.via === "xargs" && !verdict.readOnly;
   if (viaXargs) noAutoAllow.push("xargs passes it arguments from input that cannot be checked");
   const ruleText = verdict.ruleWords.join(" ");
-  const secrets = printedSecrets(name, inv.words.slice(1), redirects);
+  const secrets = printedSecrets(name, args, redirects);
+  const reasons = [...new Set([...verdict.reasons, ...secrets])];
   const readOnly = inv.words.length === 0
     ? !hasUnsafeEnv && redirectPaths.every((p) => p.access === "read")
     : verdict.readOnly && !inv.sideEffects && !hasUnsafeEnv && noAutoAllow.length === 0 &&
@@ -292,7 +296,7 @@ function judgeInvocation(
     noAutoAllow,
     readOnly,
     prefix: readOnly || inv.words.length === 0 ? null : commandPrefix(ruleText),
-    ...(secrets.length > 0 ? { reasons: secrets } : {}),
+    ...(reasons.length > 0 ? { reasons } : {}),
   };
   if (inv.via) command.via = inv.via;
   return {

@@ -10,7 +10,7 @@
  * shellPayloads("import os; os.system('rm -rf ~')");                     // ["rm -rf ~"]
  * ```
  */
-import { readAwk } from "./awk.ts";
+import { awkPrograms } from "./awk.ts";
 import { interpreterName } from "./rules.ts";
 
 export interface InlineCode {
@@ -42,7 +42,7 @@ export function inlineCode(name: string, args: readonly string[]): InlineCode | 
       parts.push(args.slice(1).find((a) => !a.startsWith("-")) ?? "");
     }
   } else if (AWKS.has(language)) {
-    parts.push(...readAwk(args).programs);
+    parts.push(...awkPrograms(args));
   } else if (CODE_LONG[language]) {
     args.forEach((a, i) => {
       const eq = a.indexOf("=");

@@ -2,13 +2,14 @@
  * Argument-aware judgement of one command: is it read-only with these arguments, and which
  * arguments make it run other code so that no prefix rule for its leading word may cover it.
  */
-import { awkProgramRisk, readAwk } from "./awk.ts";
-import { sshRunsProgram } from "./ssh.ts";
 import type { Word } from "./command.ts";
-import { gitPaths, judgeGit } from "./git.ts";
 import { hasOption, parseArgs } from "./options.ts";
 import { type Access, extractPaths } from "./paths.ts";
-import { parseSed, validateSed } from "./sed.ts";
+import { judgeWithSpec } from "./spec-parse.ts";
+import { printableVariable } from "./spec-values.ts";
+import { specFor } from "./specs/index.ts";
+import { secretMessage } from "./secret-output.ts";
+import { sshRunsProgram } from "./ssh.ts";
 import { basename } from "./wrappers.ts";
 
 export interface Verdict {
@@ -17,22 +18,9 @@ export interface Verdict {
   /** Words permission rules are matched against. */
   ruleWords: string[];
   paths: Access[];
+  /** Why it is not read-only (empty when it is). */
+  reasons: string[];
 }
-
-/** Read-only whatever their arguments (writes still show up as write paths). */
-const ALWAYS_READ_ONLY = new Set(
-  ("ls cat head tail wc stat file du tree pwd echo true false : which whereis type realpath " +
-    "readlink basename dirname diff cmp comm cut tr uniq nl od strings md5sum sha1sum sha256sum " +
-    "sha512sum cksum grep egrep fgrep column fold rev tac expand unexpand paste join fmt seq whoami " +
-    "id uname ps df free uptime groups nproc base64 xxd test [ cd pushd popd less more jq sort " +
-    "printf date man tldr hostname locale getconf zipinfo").split(" "),
-);
-
-/** `tool --version` and `tool --help` only print. */
-const VERSION_TOOLS = new Set(
-  ("node npm npx pnpm yarn bun deno python python3 pip pip3 uv cargo rustc rustup go java javac " +
-    "tsc make cmake gcc clang docker kubectl gh terraform ruby perl php git rg fd jq curl wget").split(" "),
-);
 
 /** Interpreters and the flags that hand them inline code. */
 const INLINE_CODE: Record<string, RegExp> = {
@@ -107,10 +95,6 @@ const RUNS_PROGRAM: Record<string, RegExp[]> = {
 };
 
 const EDITORS = new Set(["vi", "vim", "nvim", "view", "ex", "gvim", "evim", "vimdiff", "rvim"]);
-/** Commands where a file name starting with `-` (from an unquoted glob) becomes a dangerous option. */
-const GLOB_SENSITIVE = new Set(
-  ("tar find sort sed git rsync chown chmod chgrp zip cp mv rm scp xargs awk").split(" "),
-);
 const PACKAGE_RUNNERS = new Set(["bunx", "uvx"]);
 
 export function interpreterName(name: string): string {
@@ -138,16 +122,39 @@ export function judge(words: Word[]): Verdict {
   const texts = words.map((w) => w.text);
   const name = basename(texts[0] ?? "");
   const args = texts.slice(1);
+  const spec = specFor(name);
   const verdict: Verdict = {
-    readOnly: ALWAYS_READ_ONLY.has(name) || readOnlySubcommand(name, args),
+    readOnly: false,
     noAutoAllow: [],
     ruleWords: [name, ...args],
-    paths: extractPaths(name, args),
+    paths: [],
+    reasons: [],
   };
-  if (
-    args.length === 1 && VERSION_TOOLS.has(name) && /^(?:--version|-V|--help|-h|version|help)$/.test(args[0]!)
-  ) {
-    verdict.readOnly = true;
+  if (spec) {
+    const judged = judgeWithSpec(name, spec, words.slice(1));
+    Object.assign(verdict, {
+      readOnly: judged.readOnly,
+      reasons: judged.reasons,
+      ruleWords: judged.ruleWords,
+      paths: judged.paths,
+    });
+    verdict.noAutoAllow.push(...judged.noAutoAllow);
+  } else {
+    verdict.paths = extractPaths(name, args);
+    verdict.reasons.push(`${name} has no spec of what its arguments mean`);
+    const dashDash = args.indexOf("--");
+    if (
+      words.slice(1).some((w, i) => w.glob && /^[-*?[]/.test(w.text) && (dashDash === -1 || i < dashDash))
+    ) {
+      verdict.noAutoAllow.push(
+        `an unquoted glob in ${name}'s arguments could expand to a file name that acts as an option`,
+      );
+    }
+  }
+  const secret = PRINTERS.has(name) ? printedSecret(words.slice(1)) : undefined;
+  if (secret) {
+    verdict.readOnly = false;
+    verdict.reasons.push(secret);
   }
   SPECIFIC[name]?.(args, verdict);
   const interpreter = interpreterName(name);
@@ -166,97 +173,35 @@ export function judge(words: Word[]): Verdict {
   if (PACKAGE_RUNNERS.has(name)) {
     verdict.noAutoAllow.push(`${name} runs a package that may be downloaded first`);
   }
-  const dashDash = args.indexOf("--");
-  if (
-    GLOB_SENSITIVE.has(name) && words.slice(1).some((w, i) => w.glob && (dashDash === -1 || i < dashDash))
-  ) {
-    verdict.noAutoAllow.push(
-      `an unquoted glob in ${name}'s arguments could expand to a file name that acts as an option`,
-    );
-  }
   if (verdict.paths.some((p) => p.access === "write")) verdict.readOnly = false;
   if (verdict.noAutoAllow.length > 0) verdict.readOnly = false;
   return verdict;
 }
 
+const PRINTERS = new Set(["echo", "printf"]);
+
+/**
+ * `echo $AWS_SECRET_ACCESS_KEY` prints a secret into the transcript: a printer may print only
+ * variables on the reviewed list (`specs/variables.ts`); `${!prefix*}` and `${!name}` are unknowable.
+ */
+function printedSecret(words: Word[]): string | undefined {
+  for (const w of words) {
+    if (!w.dynamic) continue;
+    if (/\$\{!/.test(w.text)) return `${w.text} names variables indirectly; they may hold secrets`;
+    for (const m of w.text.matchAll(/\$\{?([A-Za-z_]\w*)/g)) {
+      if (!printableVariable(m[1]!)) return secretMessage(m[1]!);
+    }
+  }
+  return undefined;
+}
+
 type Specific = (args: string[], verdict: Verdict) => void;
 
-const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
-const FIND_WRITE = new Set(["-delete", "-fls", "-fprint", "-fprint0", "-fprintf"]);
-
+/**
+ * Reasons no prefix rule may cover a command that is not read-only anyway (package managers that
+ * download and run code, shells' own state): checks on top of the specs, which judge read-only.
+ */
 const SPECIFIC: Record<string, Specific> = {
-  find(args, v) {
-    const exec = args.find((a) => FIND_EXEC.has(a));
-    const writes = args.find((a) => FIND_WRITE.has(a));
-    for (const flag of [exec, writes]) {
-      if (flag) {
-        v.noAutoAllow.push(
-          `find with '${flag}' executes commands or modifies files — cannot be auto-allowed by a Bash(find:*) prefix rule`,
-        );
-      }
-    }
-    v.readOnly = !exec && !writes;
-  },
-  rg(args, v) {
-    const bad = args.find((a) =>
-      /^--(?:pre|hostname-bin|search-zip)(?:=|$)/.test(a) || /^-[a-zA-Z]*z/.test(a)
-    );
-    if (bad) v.noAutoAllow.push(`rg ${bad.split("=")[0]} runs other programs on the files it searches`);
-    v.readOnly = bad === undefined;
-  },
-  sed(args, v) {
-    const sed = parseSed(args);
-    const verdict = validateSed(sed);
-    if (verdict.danger) v.noAutoAllow.push(verdict.danger);
-    v.readOnly = verdict.valid && !sed.inPlace;
-  },
-  awk: awk,
-  gawk: awk,
-  mawk: awk,
-  nawk: awk,
-  git(args, v) {
-    const git = judgeGit(args);
-    v.readOnly = git.readOnly;
-    v.noAutoAllow.push(...git.noAutoAllow);
-    v.ruleWords = git.ruleWords;
-    v.paths.push(...gitPaths(args));
-  },
-  tar(args, v) {
-    const bad = args.find((a) =>
-      /^--(?:to-command|checkpoint-action|use-compress-program|info-script|new-volume-script|rsh-command|rmt-command)(?:=|$)/
-        .test(a) || /^-[A-Za-z]*[IF]$/.test(a)
-    );
-    if (bad) v.noAutoAllow.push(`tar ${bad.split("=")[0]} runs another program`);
-    const first = args[0] ?? "";
-    v.readOnly = !bad && /^-?[A-Za-z]*t/.test(first) && !/[cxruA]/.test(first.replace(/^-/, ""));
-  },
-  unzip(args, v) {
-    v.readOnly = args.some((a) => /^-[a-zA-Z]*[lvtZ]/.test(a));
-  },
-  sort(args, v) {
-    if (args.some((a) => a.startsWith("--compress-program"))) {
-      v.noAutoAllow.push("sort --compress-program runs another program");
-    }
-  },
-  date(args, v) {
-    v.readOnly = !args.some((a) => /^(?:-s|--set)/.test(a));
-  },
-  printf(args, v) {
-    v.readOnly = args[0] !== "-v";
-  },
-  hostname(args, v) {
-    v.readOnly = args.every((a) => a.startsWith("-") && !/^-(?:F|-file)/.test(a));
-  },
-  less: pagerEscapes,
-  more: pagerEscapes,
-  man(args, v) {
-    const bad = args.find((a) => /^(?:-P|-H|--pager|--html|--browser)/.test(a));
-    if (bad) v.noAutoAllow.push(`man ${bad} runs another program`);
-    v.readOnly = !bad;
-  },
-  jq(args, v) {
-    v.readOnly = !args.some((a) => /^(?:-f|--from-file|-L|--library-path)/.test(a));
-  },
   npm: packageManager,
   pnpm: packageManager,
   yarn: packageManager,
@@ -277,12 +222,12 @@ const SPECIFIC: Record<string, Specific> = {
   pipx(args, v) {
     if (args[0] === "run") v.noAutoAllow.push("pipx run may download and run a package");
   },
+  // `-o ProxyCommand=...` in any spelling, `-F`, `-S` (the name is the rule's first word).
   ssh: sshOptions,
   scp: sshOptions,
   sftp: sshOptions,
   alias(args, v) {
     if (args.some((a) => a.includes("="))) v.noAutoAllow.push("alias definitions can shadow other commands");
-    v.readOnly = args.every((a) => !a.includes("="));
   },
   trap(_args, v) {
     v.noAutoAllow.push("trap registers a command that runs later");
@@ -322,58 +267,11 @@ const SPECIFIC: Record<string, Specific> = {
       v.noAutoAllow.push("deno runs or installs code from the network");
     }
   },
-  crontab(args, v) {
-    v.readOnly = args.length === 1 && args[0] === "-l";
-  },
-  cd(args, v) {
-    v.readOnly = !args.some((a) => a === "-");
-  },
 };
 
-const words = (list: string) => new Set(list.split(" "));
-
-/**
- * Developer tools whose listed subcommands only read (the first word after the tool; a flag before
- * it makes the command not read-only, since its value could be taken for the subcommand).
- */
-const READ_ONLY_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
-  docker: words("ps images inspect logs version info history port top"),
-  podman: words("ps images inspect logs version info history port top"),
-  kubectl: words("get describe logs version explain api-resources api-versions cluster-info top"),
-  helm: words("list ls status get history version show search"),
-  terraform: words("version show output providers graph"),
-};
-
-/** `gh <group> <action>`: the actions that only read. */
-const GH_READ_ONLY_ACTIONS = words("list view status diff checks");
-const GH_GROUPS = words("pr issue repo run release workflow gist label cache");
-
-function readOnlySubcommand(name: string, args: string[]): boolean {
-  const first = args[0] ?? "";
-  if (name === "gh") return GH_GROUPS.has(first) && GH_READ_ONLY_ACTIONS.has(args[1] ?? "");
-  if (name === "go") return first === "version" || (first === "env" && !args.some((a) => /^-[wu]$/.test(a)));
-  return READ_ONLY_SUBCOMMANDS[name]?.has(first) === true;
-}
-
-function awk(args: string[], v: Verdict): void {
-  const call = readAwk(args);
-  const risks = call.programs.map(awkProgramRisk);
-  const unsafe = risks.find((r) => r.unsafe)?.unsafe;
-  if (unsafe) v.noAutoAllow.push(unsafe);
-  v.readOnly = call.programs.length > 0 && !call.programFile && call.otherOption === undefined &&
-    risks.every((r) => !r.unsafe && !r.problem);
-}
-
-/** ssh, scp, sftp: `-o ProxyCommand=...` in any spelling, `-F`, `-S` (the name is the rule's first word). */
 function sshOptions(args: string[], v: Verdict): void {
   const why = sshRunsProgram(v.ruleWords[0] ?? "", args);
   if (why) v.noAutoAllow.push(why);
-}
-
-function pagerEscapes(args: string[], v: Verdict): void {
-  const escape = args.find((a) => a.startsWith("+"));
-  if (escape) v.noAutoAllow.push(`${escape} runs pager commands at start-up`);
-  v.readOnly = !escape;
 }
 
 /** A package spec that is a URL, git remote, tarball or local path rather than a registry name. */
@@ -384,10 +282,6 @@ function isRemoteSpec(spec: string): boolean {
 
 const NPM_INSTALL = new Set(
   ("i install add in ins inst insta instal isnt isntal update up").split(" "),
-);
-const NPM_READ_ONLY = new Set(
-  ("ls list ll la view info show outdated root prefix why explain audit search help whoami ping " +
-    "doctor fund").split(" "),
 );
 
 function packageManager(args: string[], v: Verdict): void {
@@ -411,15 +305,10 @@ function packageManager(args: string[], v: Verdict): void {
   if (args.some((a) => /^--(?:script-shell|node-options)(?:=|$)/.test(a))) {
     v.noAutoAllow.push("--script-shell / --node-options make npm run another program");
   }
-  v.readOnly = (NPM_READ_ONLY.has(sub) && !(sub === "audit" && rest[0] === "fix")) ||
-    (sub === "config" && (rest[0] === "get" || rest[0] === "list")) || (sub === "pkg" && rest[0] === "get");
 }
 
 function pipInstall(args: string[], v: Verdict): void {
-  if (args[0] !== "install" && args[0] !== "download") {
-    v.readOnly = ["list", "show", "freeze", "check", "help"].includes(args[0] ?? "");
-    return;
-  }
+  if (args[0] !== "install" && args[0] !== "download") return;
   const risky = args.find((a) =>
     /^(?:git\+|hg\+|svn\+|bzr\+|https?:|file:)/.test(a) ||
     /^(?:-i|--index-url|--extra-index-url|-f|--find-links|--trusted-host)(?:=|$)/.test(a)

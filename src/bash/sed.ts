@@ -32,19 +32,12 @@ export function parseSed(args: string[]): SedInvocation {
       operands.push(...args.slice(i + 1));
       break;
     }
-    const long = a.startsWith("--") ? longOption(a) : undefined;
-    if (long) {
-      // GNU sed takes any unique abbreviation (`--in-pl`, `--expr=...`), like every getopt_long tool.
-      const value = a.includes("=") ? a.slice(a.indexOf("=") + 1) : undefined;
-      if (long === "expression") out.scripts.push(value ?? args[++i] ?? "");
-      else if (long === "file") out.scriptFiles.push(value ?? args[++i] ?? "");
-      else if (long === "quiet" || long === "silent") out.quiet = true;
-      else if (long === "in-place") out.inPlace = true;
-      else if (long === "line-length" && value === undefined) i++;
-    } else if (a === "-e") out.scripts.push(args[++i] ?? "");
-    else if (a === "-f") out.scriptFiles.push(args[++i] ?? "");
-    else if (a === "-n") out.quiet = true;
-    else if (a.startsWith("-i")) {
+    if (a === "-e" || a === "--expression") out.scripts.push(args[++i] ?? "");
+    else if (a.startsWith("--expression=")) out.scripts.push(a.slice(13));
+    else if (a === "-f" || a === "--file") out.scriptFiles.push(args[++i] ?? "");
+    else if (a.startsWith("--file=")) out.scriptFiles.push(a.slice(7));
+    else if (a === "-n" || a === "--quiet" || a === "--silent") out.quiet = true;
+    else if (a.startsWith("-i") || a.startsWith("--in-place")) {
       out.inPlace = true;
       if (a === "-i" && args[i + 1] === "") i++;
     } else if (/^-[A-Za-z]+$/.test(a)) {
@@ -64,38 +57,6 @@ export function parseSed(args: string[]): SedInvocation {
   if (out.scripts.length === 0 && out.scriptFiles.length === 0) out.scripts.push(operands.shift() ?? "");
   out.files = operands;
   return out;
-}
-
-/** GNU sed's long options. */
-const LONG_OPTIONS = [
-  "expression",
-  "file",
-  "quiet",
-  "silent",
-  "in-place",
-  "line-length",
-  "debug",
-  "posix",
-  "regexp-extended",
-  "separate",
-  "sandbox",
-  "unbuffered",
-  "null-data",
-  "zero-terminated",
-  "follow-symlinks",
-  "help",
-  "version",
-];
-
-/**
- * The long option `--word` names: exactly, or as an abbreviation. An ambiguous abbreviation makes
- * sed fail; it is read as every option it may be, with the ones that matter first.
- */
-function longOption(arg: string): string | undefined {
-  const name = arg.slice(2).split("=")[0]!;
-  if (LONG_OPTIONS.includes(name)) return name;
-  const candidates = LONG_OPTIONS.filter((o) => o.startsWith(name));
-  return ["in-place", "file", "expression"].find((o) => candidates.includes(o)) ?? candidates[0];
 }
 
 const SUBSTITUTE_DELIMITERS = "/|#,:@%+_=~";

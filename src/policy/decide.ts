@@ -35,6 +35,9 @@ interface Hit {
   paths: ReadonlySet<number>;
 }
 
+/** At most this many of the analyzer's reasons why a command is not read-only go into a message. */
+const MAX_REASONS = 3;
+
 /** Without the analyzer's split, shell operators mean the string is not one simple command. */
 const SHELL_SYNTAX = /[;&|<>`\n]|\$\(/;
 
@@ -189,9 +192,10 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   if (request.tool === "Bash" && commands.length > 1 && uncovered.length > 0) {
     return ask(`part of this compound command needs approval: ${uncovered.map((c) => c.text).join("; ")}`);
   }
-  const why = uncovered.flatMap((c) => c.reasons);
+  const why = [...new Set(uncovered.flatMap((c) => c.reasons))];
   if (why.length > 0) {
-    return ask(`no rule allows this ${request.tool} call, and it is not read-only: ${why.join("; ")}`);
+    const shown = why.length > MAX_REASONS ? [...why.slice(0, MAX_REASONS), "..."] : why;
+    return ask(`no rule allows this ${request.tool} call, and it is not read-only: ${shown.join("; ")}`);
   }
   return ask(`no rule allows this ${request.tool} call, and it is not read-only inside the workspace`);
 }

@@ -14,6 +14,7 @@ describe("developer tools' read-only subcommands", () => {
     "kubectl get pods -n prod",
     "kubectl describe deployment api",
     "kubectl logs api-123",
+    "kubectl -n prod get pods", // the spec knows -n takes a value, so get is the subcommand
     "helm list",
     "gh pr list",
     "gh issue view 12",
@@ -30,7 +31,6 @@ describe("developer tools' read-only subcommands", () => {
     "docker run alpine",
     "kubectl delete pod api",
     "kubectl apply -f x.yaml",
-    "kubectl -n prod get pods", // a flag first: its value could be taken for the subcommand
     "helm install x y",
     "gh pr merge 1",
     "gh api /repos/x/y",

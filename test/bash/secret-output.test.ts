@@ -5,8 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { analyzeBash } from "../../src/bash/analyze.ts";
-import { printedSecrets, secretVariable } from "../../src/bash/secret-output.ts";
-import { plainWord } from "../../src/bash/command.ts";
+import { printedSecrets, secretMessage, secretVariable } from "../../src/bash/secret-output.ts";
 import { DEFAULT_SECRET_ENV_PATTERNS } from "../../src/sandbox/env.ts";
 
 const PRINTS = [
@@ -68,8 +67,16 @@ describe("the one list of secret-looking names", () => {
     expect(secretVariable("HOME")).toBeUndefined();
   });
   test("messages name the variable and the pattern", () => {
-    expect(printedSecrets("printenv", [plainWord("GITHUB_TOKEN")], [])).toEqual([
-      "printenv prints $GITHUB_TOKEN, whose name looks like a secret (*TOKEN*)",
+    expect(secretMessage("GITHUB_TOKEN")).toBe(
+      "prints $GITHUB_TOKEN, whose name looks like a secret (*TOKEN*)",
+    );
+    expect(secretMessage("FOO")).toBe("prints $FOO, which may hold a secret");
+    expect(printedSecrets("cat", [], [{ op: "<<<", target: "$NPM_TOKEN" }])).toEqual([
+      "cat <<< prints $NPM_TOKEN, whose name looks like a secret (*TOKEN*)",
     ]);
+    expect(printedSecrets("env", ["-0"], [])).toEqual([
+      "env prints the whole environment, which holds secrets",
+    ]);
+    expect(printedSecrets("set", ["-e"], [])).toEqual([]);
   });
 });

@@ -1,0 +1,142 @@
+/**
+ * Checkers for values whose role depends on what they say: a sed script, an awk program, a jq
+ * filter, ps's BSD option words, a git remote, a `test` expression, a variable name. Each is an
+ * allowlist: what it does not recognise as only reading is not read-only.
+ */
+import type { Access } from "./paths.ts";
+import type { Check, Role } from "./spec.ts";
+import { evaluationRisk as evaluatedRisk } from "./evaluation.ts";
+import { secretMessage } from "./secret-output.ts";
+import { validateSed } from "./sed.ts";
+import { PRINTABLE_VARIABLES } from "./specs/variables.ts";
+
+export interface CheckResult {
+  /** Why the value keeps the command from being read-only. */
+  problem?: string;
+  /** Why the value makes the command run other programs (no prefix rule may cover it). */
+  runs?: string;
+  /** Files the value makes the command touch. */
+  paths?: Access[];
+}
+
+type Checker = (text: string, siblings: readonly string[], index: number) => CheckResult;
+
+const CHECKERS: Record<Check, Checker> = {
+  sed: sedScript,
+  awk: awkProgram,
+  jq: jqFilter,
+  "ps-bsd": psBsdWord,
+  "ps-format": (text) =>
+    /environ/i.test(text) ? { problem: "the format shows processes' environments, which hold secrets" } : {},
+  "git-remote": gitRemote,
+  "git-config-key": (key, siblings) =>
+    siblings.length > 1 && (COMMAND_CONFIG.test(key) || key.startsWith("!"))
+      ? { runs: `git config ${key} sets a command git will run` }
+      : {},
+  "test-expression": (text, siblings, index) => {
+    const risk = /^-[vR]$/.test(siblings[index - 1] ?? "") ? evaluationRisk(text, "varname") : undefined;
+    return risk ? { runs: risk } : {};
+  },
+  "secret-name": (text) =>
+    text === ""
+      ? { problem: "prints every environment variable, secrets included" }
+      : printableVariable(text)
+      ? {}
+      : { problem: secretMessage(text) },
+};
+
+export function checkValue(
+  check: Check,
+  text: string,
+  siblings: readonly string[],
+  index: number,
+): CheckResult {
+  return CHECKERS[check](text, siblings, index);
+}
+
+/**
+ * Whether bash evaluating this word (a variable name whose subscript is evaluated arithmetically,
+ * or an arithmetic expression) may run commands: `test -v 'a[$(id)]'`, `printf -v 'a[$(id)]'`.
+ * Returns the reason when it may. The one judgement is `src/bash/evaluation.ts`.
+ */
+export function evaluationRisk(text: string, role: Role): string | undefined {
+  return role === "varname" || role === "assign" || role === "arith" ? evaluatedRisk(text, role) : undefined;
+}
+
+/** A variable `echo`/`printenv` may print without asking: a name on the reviewed list. */
+export function printableVariable(name: string): boolean {
+  return PRINTABLE_VARIABLES.has(name) || /^(?:LC_[A-Z]+|XDG_[A-Z_]+|[0-9?#$!*@_-])$/.test(name);
+}
+
+function sedScript(text: string): CheckResult {
+  const verdict = validateSed({ scripts: [text], scriptFiles: [], files: [], inPlace: false, quiet: false });
+  return {
+    ...(verdict.valid ? {} : { problem: "the sed script is not one of the forms known to only read" }),
+    ...(verdict.danger ? { runs: verdict.danger } : {}),
+    paths: verdict.writes.map((path) => ({ path, access: "write" as const })),
+  };
+}
+
+/**
+ * An awk program only reads when it names none of: system(), getline, the environment, ARGV
+ * (which changes the files read), gawk's `@` forms, and no print after the first one redirects
+ * (`>`, `|`). Strings are not told apart, so `"|"` after a print is refused too (fail closed).
+ */
+function awkProgram(program: string): CheckResult {
+  const text = program.replace(/\\\r?\n/g, "");
+  if (/\bsystem\b|@/.test(text)) {
+    return { runs: "the awk program runs commands (system() or gawk's @ forms)" };
+  }
+  if (/\bgetline\b/.test(text)) {
+    return /\|/.test(text)
+      ? { runs: "the awk program runs a command and reads its output (| getline)" }
+      : { problem: "the awk program reads files with getline that are not named as operands" };
+  }
+  const firstPrint = text.search(/\bprintf?\b/);
+  if (firstPrint !== -1 && /[>|]/.test(text.slice(firstPrint).replace(/\|\|/g, ""))) {
+    return /\|/.test(text.slice(firstPrint).replace(/\|\|/g, ""))
+      ? { runs: "the awk program pipes its output to a command" }
+      : { runs: "the awk program writes files (print >)" };
+  }
+  if (/\b(?:ENVIRON|PROCINFO|SYMTAB|FUNCTAB)\b/.test(text)) {
+    return { problem: "the awk program reads the environment, which holds secrets" };
+  }
+  if (/\bARG[VC]\b/.test(text)) return { problem: "the awk program changes the files it reads (ARGV)" };
+  return {};
+}
+
+/** A jq filter can read the environment (`env`, `$ENV`) and load modules; nothing else leaves jq. */
+function jqFilter(filter: string): CheckResult {
+  // `env` and `$ENV` read the environment; `.env` is a field of the input.
+  if (/\$ENV\b|(?<![.\w$])env\b|\$__prog_args\b/.test(filter)) {
+    return { problem: "the jq filter reads the environment, which holds secrets" };
+  }
+  if (/\b(?:import|include|modulemeta|get_search_list)\b/.test(filter)) {
+    return { problem: "the jq filter loads modules from files not named as operands" };
+  }
+  return {};
+}
+
+/** BSD-style ps words (`aux`): `e` shows environments; letters that take a value are not followed. */
+function psBsdWord(word: string): CheckResult {
+  if (word.includes("e")) {
+    return { problem: `ps ${word}: 'e' shows every process's environment, which holds secrets` };
+  }
+  return /^[acfghjlmnrsuvwxHLSTXZ]+$/.test(word)
+    ? {}
+    : { problem: `ps ${word}: not a BSD option word known to only read` };
+}
+
+/** Config keys whose value git runs as a command (or that load other config). */
+const COMMAND_CONFIG =
+  /^(?:core\.(?:pager|sshcommand|editor|fsmonitor|hookspath|askpass|gitproxy)|sequence\.editor|diff\.external|diff\..*\.(?:command|textconv)|merge\..*\.driver|filter\..*|credential\..*helper|credential\.helper|gpg\..*program|gpg\.program|include\.path|includeif\..*|alias\..*|pager\..*|interactive\.difffilter|uploadpack\.packobjectshook|remote\..*\.(?:uploadpack|receivepack|vcs)|protocol\..*|http\..*proxy|url\..*)$/i;
+
+function gitRemote(remote: string): CheckResult {
+  if (/^(?:ext|fd)::/.test(remote)) {
+    return { runs: `git's ${remote.slice(0, remote.indexOf("::") + 2)} transport runs a command` };
+  }
+  if (/^(?:[/.~]|file:\/\/)/.test(remote)) {
+    return { paths: [{ path: remote.replace(/^file:\/\//, ""), access: "read" }] };
+  }
+  return {};
+}

@@ -1,0 +1,304 @@
+/**
+ * Developer tools' read-only subcommands. docker, podman, kubectl, helm and gh are cobra programs
+ * (pflag: long options exact, short ones clustered, persistent flags valid everywhere); npm, pnpm,
+ * yarn and bun expand abbreviated options (nopt), so only exact spellings are accepted here and an
+ * abbreviation asks; pip (optparse) likewise. Only the options listed are known: any other asks.
+ * Subcommands not listed are not read-only.
+ */
+import type { CommandSpec, OptionSpec, SpecFamily } from "../spec.ts";
+import { flags, opt, values } from "./build.ts";
+
+const ANY = [{ role: "plain", optional: true, repeat: true }] as const;
+const NONE: CommandSpec["operands"] = [];
+const HELP = flags("-h --help");
+const ro = (summary: string, options: OptionSpec[] = [], more: Partial<CommandSpec> = {}): CommandSpec => ({
+  summary,
+  options: [...options, ...HELP],
+  operands: ANY,
+  ...more,
+});
+
+const CONTAINER_GLOBAL: OptionSpec[] = [
+  opt("--config", { role: "read" }),
+  ...values("-c --context", "-H --host", "-l --log-level"),
+  ...flags("-D --debug", "--tls", "--tlsverify"),
+  ...values("--tlscacert", "--tlscert", "--tlskey").map((o) => ({ ...o, role: "read" as const })),
+];
+const FORMAT = values("-f --format", "--filter");
+const containers = (name: string): CommandSpec => ({
+  summary: `${name}: container engine`,
+  long: "exact",
+  permute: false,
+  options: [...CONTAINER_GLOBAL, ...flags("-v --version"), ...HELP],
+  subcommands: {
+    ps: ro("list containers", [
+      ...flags("-a --all", "-l --latest", "--no-trunc", "-q --quiet", "-s --size"),
+      ...FORMAT,
+      ...values("-n --last"),
+    ], { operands: NONE }),
+    images: ro("list images", [
+      ...flags("-a --all", "--digests", "--no-trunc", "-q --quiet", "--tree"),
+      ...FORMAT,
+    ]),
+    inspect: ro("low-level object information", [...FORMAT, ...flags("-s --size"), ...values("--type")]),
+    logs: ro("container logs", [
+      ...flags("-f --follow", "-t --timestamps", "--details"),
+      ...values("--since", "--until", "-n --tail"),
+    ]),
+    version: ro("version", FORMAT, { operands: NONE }),
+    info: ro("system information", FORMAT, { operands: NONE }),
+    history: ro("image history", [...flags("-H --human", "--no-trunc", "-q --quiet"), ...FORMAT]),
+    port: ro("port mappings"),
+    top: ro("processes of a container"),
+  },
+  tests: {
+    readOnly: [`${name} ps -a`, `${name} logs web --tail 100`, `${name} inspect -f '{{.Id}}' web`],
+    notReadOnly: [`${name} run alpine`, `${name} rm web`, `${name} ps --bogus`, `${name} logs web > out.txt`],
+  },
+});
+
+const KUBE_GLOBAL: OptionSpec[] = [
+  ...values(
+    "-n --namespace",
+    "--context",
+    "--cluster",
+    "--user",
+    "-s --server",
+    "--as",
+    "--as-group",
+    "--as-uid",
+  ),
+  ...values("--request-timeout", "-v --v", "--tls-server-name", "--log-flush-frequency", "--vmodule"),
+  ...flags(
+    "--insecure-skip-tls-verify",
+    "--match-server-version",
+    "--warnings-as-errors",
+    "--disable-compression",
+  ),
+  ...values("--certificate-authority", "--client-certificate", "--client-key").map((o) => ({
+    ...o,
+    role: "read" as const,
+  })),
+  opt("--kubeconfig", { role: "program", why: "loads a kubeconfig, whose exec plugins run programs" }),
+  opt("--token", { role: "plain" }),
+  opt("--cache-dir", { role: "write" }),
+];
+const KUBE_OUTPUT = [
+  ...values(
+    "-o --output",
+    "-l --selector",
+    "--field-selector",
+    "--sort-by",
+    "-L --label-columns",
+    "--template",
+  ),
+  ...flags(
+    "-A --all-namespaces",
+    "-w --watch",
+    "--watch-only",
+    "--show-labels",
+    "--no-headers",
+    "--show-kind",
+  ),
+  ...flags("--ignore-not-found", "--show-managed-fields", "-R --recursive"),
+  ...values("--chunk-size", "--subresource", "--raw"),
+  opt("-f --filename", { role: "read" }),
+  opt("-k --kustomize", { role: "read" }),
+];
+
+const kubectl: CommandSpec = {
+  summary: "kubectl (cobra)",
+  long: "exact",
+  permute: false,
+  persistent: KUBE_GLOBAL,
+  options: HELP,
+  subcommands: {
+    get: ro("display resources", KUBE_OUTPUT),
+    describe: ro("describe resources", [
+      ...KUBE_OUTPUT,
+      ...flags("--show-events"),
+      ...values("--show-events"),
+    ]),
+    logs: ro("container logs", [
+      ...values("-c --container", "--since", "--since-time", "--tail", "-l --selector", "--max-log-requests"),
+      ...values("--pod-running-timeout"),
+      ...flags(
+        "-f --follow",
+        "-p --previous",
+        "--timestamps",
+        "--all-containers",
+        "--prefix",
+        "--ignore-errors",
+      ),
+      ...flags("--all-pods", "--insecure-skip-tls-verify-backend"),
+    ]),
+    version: ro("version", [...values("-o --output"), ...flags("--client")], { operands: NONE }),
+    explain: ro("documentation of resources", [
+      ...flags("--recursive"),
+      ...values("--api-version", "--output"),
+    ]),
+    "api-resources": ro("supported resources", [
+      ...values("-o --output", "--sort-by", "--api-group", "--verbs", "--categories"),
+      ...flags("--namespaced", "--no-headers", "--cached"),
+    ], { operands: NONE }),
+    "api-versions": ro("supported API versions", [], { operands: NONE }),
+    "cluster-info": {
+      ...ro("cluster endpoints", [], { operands: NONE }),
+      subcommands: {
+        dump: ro("dump cluster state", [
+          ...flags("-A --all-namespaces"),
+          ...values("-o --output", "--namespaces", "--pod-running-timeout"),
+          opt("--output-directory", { role: "write" }),
+        ], { operands: NONE }),
+      },
+    },
+    top: {
+      summary: "resource usage",
+      subcommands: {
+        node: ro("node usage", [
+          ...values("-l --selector", "--sort-by"),
+          ...flags("--no-headers", "--show-capacity"),
+        ], {
+          aliases: ["nodes", "no"],
+        }),
+        pod: ro("pod usage", [
+          ...values("-l --selector", "--sort-by", "--field-selector"),
+          ...flags("-A --all-namespaces", "--containers", "--no-headers", "--sum"),
+        ], { aliases: ["pods", "po"] }),
+      },
+    },
+  },
+  tests: {
+    readOnly: [
+      "kubectl get pods -n prod -o wide",
+      "kubectl -n prod get pods",
+      "kubectl logs -f api-1 --tail=20",
+    ],
+    notReadOnly: [
+      "kubectl delete pod api",
+      "kubectl apply -f x.yaml",
+      "kubectl get pods --kubeconfig /tmp/k",
+    ],
+  },
+};
+
+const GH_REPO = values("-R --repo");
+const ghGroup = (actions: Record<string, OptionSpec[]>): CommandSpec => ({
+  summary: "gh command group (only the listed actions read)",
+  subcommands: Object.fromEntries(Object.entries(actions).map(([a, o]) => [a, ro(a, [...o, ...GH_REPO])])),
+});
+const GH_LIST = [
+  ...values(
+    "-L --limit",
+    "-s --state",
+    "-l --label",
+    "-A --author",
+    "-a --assignee",
+    "-S --search",
+    "-B --base",
+  ),
+  ...values("-H --head", "--json", "-q --jq", "-t --template", "-b --branch", "-u --user", "-w --workflow"),
+  ...values(
+    "-e --event",
+    "-k --key",
+    "-r --ref",
+    "--order",
+    "--sort",
+    "--app",
+    "-c --commit",
+    "-m --mention",
+  ),
+  ...values("--milestone"),
+  ...flags("-w --web", "--draft", "-a --all", "--exclude-drafts", "--exclude-pre-releases"),
+];
+const GH_VIEW = [
+  ...values("--json", "-q --jq", "-t --template", "-j --job", "-a --attempt", "-b --branch", "-r --ref"),
+  ...flags(
+    "-w --web",
+    "-c --comments",
+    "--log",
+    "--log-failed",
+    "-v --verbose",
+    "--exit-status",
+    "-y --yaml",
+  ),
+  ...flags("--raw", "--watch", "--required", "--fail-fast", "--name-only", "--patch", "--color"),
+  ...values("-i --interval", "--color"),
+];
+
+export const DEV: SpecFamily = {
+  docker: containers("docker"),
+  podman: containers("podman"),
+  kubectl,
+  helm: {
+    summary: "helm (cobra)",
+    long: "exact",
+    permute: false,
+    persistent: [...values("-n --namespace", "--kube-context"), ...flags("--debug"), ...HELP],
+    subcommands: {
+      list: ro("releases", [
+        ...flags("-a --all", "-A --all-namespaces", "-q --short"),
+        ...values("-o --output", "-f --filter"),
+      ], {
+        aliases: ["ls"],
+      }),
+      status: ro("release status", [...values("-o --output", "--revision"), ...flags("--show-desc")]),
+      history: ro("release history", values("-o --output", "--max")),
+      version: ro("version", [...flags("--short"), ...values("--template")], { operands: NONE }),
+      get: {
+        summary: "release details",
+        subcommands: Object.fromEntries(
+          ["all", "hooks", "manifest", "metadata", "notes", "values"].map((
+            s,
+          ) => [s, ro(s, [...values("--revision", "-o --output"), ...flags("-a --all")])]),
+        ),
+      },
+    },
+    tests: {
+      readOnly: ["helm list -A", "helm get values web"],
+      notReadOnly: ["helm install x y", "helm uninstall web"],
+    },
+  },
+  gh: {
+    summary: "GitHub CLI (cobra)",
+    long: "exact",
+    permute: false,
+    options: [...HELP, ...flags("--version")],
+    subcommands: {
+      pr: ghGroup({ list: GH_LIST, view: GH_VIEW, status: GH_VIEW, diff: GH_VIEW, checks: GH_VIEW }),
+      issue: ghGroup({ list: GH_LIST, view: GH_VIEW, status: GH_VIEW }),
+      repo: ghGroup({ list: GH_LIST, view: GH_VIEW }),
+      run: ghGroup({ list: GH_LIST, view: GH_VIEW }),
+      release: ghGroup({ list: GH_LIST, view: GH_VIEW }),
+      workflow: ghGroup({ list: GH_LIST, view: GH_VIEW }),
+      gist: ghGroup({ list: GH_LIST, view: GH_VIEW }),
+      label: ghGroup({ list: GH_LIST }),
+      cache: ghGroup({ list: GH_LIST }),
+      help: ro("help"),
+    },
+    tests: {
+      readOnly: ["gh pr list", "gh issue view 17 -w", "gh run view 1 --log"],
+      notReadOnly: ["gh pr merge 1", "gh api /x"],
+    },
+  },
+  terraform: {
+    summary: "terraform (Go flag: single-dash options matched whole)",
+    long: "exact",
+    cluster: false,
+    permute: false,
+    options: flags("-version --version -v", "-help --help -h"),
+    subcommands: {
+      version: ro("version", flags("-json"), { operands: NONE, cluster: false }),
+      show: ro("state or plan", flags("-json", "-no-color"), {
+        operands: [{ role: "read", optional: true }],
+        cluster: false,
+      }),
+      output: ro("output values", [...flags("-json", "-raw", "-no-color"), opt("-state", { role: "read" })], {
+        operands: [{ role: "plain", optional: true }],
+        cluster: false,
+      }),
+      providers: ro("providers", [], { operands: NONE, cluster: false }),
+    },
+    tests: { readOnly: ["terraform show -json", "terraform output -raw"], notReadOnly: ["terraform apply"] },
+  },
+};

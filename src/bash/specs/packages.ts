@@ -1,0 +1,215 @@
+/**
+ * Package managers and toolchains: their read-only subcommands, and `--version`/`--help` of
+ * everything else. npm (nopt) and pip (optparse) expand abbreviated options, so only exact
+ * spellings of the listed options are accepted (an abbreviation asks); the others are exact anyway.
+ */
+import type { CommandSpec, OptionSpec, SpecFamily } from "../spec.ts";
+import { flags, opt, values } from "./build.ts";
+
+const ANY = [{ role: "plain", optional: true, repeat: true }] as const;
+const NONE: CommandSpec["operands"] = [];
+const ro = (summary: string, options: OptionSpec[] = [], more: Partial<CommandSpec> = {}): CommandSpec => ({
+  summary,
+  options,
+  operands: ANY,
+  ...more,
+});
+
+/** npm configs that make npm run another program, wherever they are given. */
+const NPM_PROGRAMS: OptionSpec[] = [
+  opt("--script-shell --shell", { role: "program", why: "runs scripts with this shell" }),
+  opt("--node-options", { role: "program", why: "passes options (--require, --import) to node" }),
+  opt("--userconfig --globalconfig", {
+    role: "program",
+    why: "loads npm configuration, which can name programs",
+  }),
+];
+const NPM_COMMON: OptionSpec[] = [
+  ...flags("--json", "-a --all", "-l --long", "-p --parseable", "-g --global", "--ws --workspaces", "--prod"),
+  ...flags("--production", "--dev", "--include-workspace-root", "--no-color", "--color", "-s --silent"),
+  ...flags("-q --quiet", "--offline", "--prefer-offline", "--unicode", "-h --help"),
+  ...values(
+    "--depth",
+    "-w --workspace",
+    "--include",
+    "--omit",
+    "--registry",
+    "--loglevel",
+    "--tag",
+    "--before",
+  ),
+  ...values(
+    "--filter",
+    "--format",
+    "-F",
+    "--ignore",
+    "--author",
+    "--searchlimit",
+    "--audit-level",
+    "--prefix",
+  ),
+  ...flags(
+    "-D --dev-only",
+    "--no-optional",
+    "-r --recursive",
+    "--long",
+    "--compatible",
+    "--top",
+    "-P --prod",
+  ),
+  ...NPM_PROGRAMS,
+];
+
+const JS_READS: Record<string, CommandSpec> = {
+  ls: ro("installed packages", [], { aliases: ["list", "ll", "la"] }),
+  view: ro("registry information", [], { aliases: ["info", "show", "v"] }),
+  outdated: ro("outdated packages"),
+  root: ro("node_modules folder", [], { operands: NONE }),
+  prefix: ro("prefix folder", [], { operands: NONE }),
+  why: ro("why a package is installed", [], { aliases: ["explain"] }),
+  audit: ro("vulnerability report (audit fix writes)", [], {
+    operands: [{ role: "plain", optional: true, pattern: "^(?!fix$)" }],
+  }),
+  search: ro("search the registry", [], { aliases: ["s", "se", "find"] }),
+  help: ro("help"),
+  whoami: ro("logged-in user", [], { operands: NONE }),
+  ping: ro("ping the registry", [], { operands: NONE }),
+  doctor: ro("environment checks"),
+  fund: ro("funding information"),
+  config: {
+    summary: "configuration (get and list only)",
+    subcommands: { get: ro("read a value"), list: ro("list values", [], { aliases: ["ls"] }) },
+  },
+  pkg: { summary: "package.json (get only)", subcommands: { get: ro("read fields") } },
+};
+
+const js = (summary: string): CommandSpec => ({
+  summary,
+  long: "exact",
+  permute: false,
+  persistent: NPM_COMMON,
+  options: flags("-v --version"),
+  subcommands: JS_READS,
+  tests: {
+    readOnly: [],
+    notReadOnly: ["npm install left-pad", "npm audit fix", "npm ls --script-shell=sh"],
+  },
+});
+
+const PIP_GLOBAL: OptionSpec[] = [
+  ...flags(
+    "-v --verbose",
+    "-q --quiet",
+    "--isolated",
+    "--no-color",
+    "--disable-pip-version-check",
+    "-h --help",
+  ),
+  ...flags("--no-input", "--require-virtualenv", "--python-version", "-V --version"),
+  ...values("--python", "--timeout", "--retries", "--proxy", "--cert", "--client-cert"),
+  opt("--log", { role: "write", why: "appends a log to this file" }),
+];
+const pip: CommandSpec = {
+  summary: "pip (optparse expands abbreviations: only exact spellings here)",
+  long: "exact",
+  permute: false,
+  persistent: PIP_GLOBAL,
+  subcommands: {
+    list: ro("installed packages", [
+      ...flags("-o --outdated", "-u --uptodate", "-e --editable", "-l --local", "--user", "--pre"),
+      ...flags("--not-required", "--exclude-editable", "--include-editable"),
+      ...values("--format", "--exclude", "--path"),
+    ], { operands: NONE }),
+    show: ro("package details", flags("-f --files")),
+    freeze: ro("installed packages as requirements", [
+      ...flags("-l --local", "--user", "--all", "--exclude-editable"),
+      ...values("--path", "--exclude"),
+    ], { operands: NONE }),
+    check: ro("dependency check", [], { operands: NONE }),
+    help: ro("help"),
+  },
+  tests: {
+    readOnly: ["pip list --outdated", "pip show requests"],
+    notReadOnly: ["pip install x", "pip check --log out"],
+  },
+};
+
+/** `tool --version` / `tool --help` (and the listed spellings) print and do nothing else. */
+const versionOnly = (summary: string, spellings: string): CommandSpec => ({
+  summary,
+  long: "exact",
+  cluster: false,
+  effect: "unchecked",
+  effectWhy: "runs code or a build without --version or --help",
+  options: flags(...spellings.split(" ")).map((o) => ({ ...o, readMode: true })),
+  operands: NONE,
+});
+const VERSION = "--version -V --help -h";
+const VERSION_TOOLS = (
+  "node npx deno python python3 pip3 java javac tsc make cmake gcc clang ruby perl php rustc"
+).split(" ");
+
+export const PACKAGES: SpecFamily = {
+  npm: js("npm"),
+  pnpm: js("pnpm"),
+  yarn: js("yarn"),
+  bun: js("bun"),
+  pip,
+  uv: {
+    summary: "uv (read-only subcommands)",
+    long: "exact",
+    permute: false,
+    options: flags("-V --version", "-h --help"),
+    subcommands: {
+      pip: {
+        summary: "uv pip",
+        subcommands: {
+          list: pip.subcommands!.list!,
+          show: pip.subcommands!.show!,
+          freeze: pip.subcommands!.freeze!,
+        },
+      },
+      help: ro("help"),
+      version: ro("version", [...flags("--short"), ...values("--output-format")], { operands: NONE }),
+    },
+  },
+  go: {
+    summary: "go (read-only subcommands; Go flag parsing: single-dash names matched whole)",
+    long: "exact",
+    cluster: false,
+    permute: false,
+    subcommands: {
+      version: ro("version", flags("-m", "-v", "-json"), {
+        operands: [{ role: "read", optional: true, repeat: true }],
+      }),
+      env: ro("environment", [
+        ...flags("-json", "-changed"),
+        opt("-w -u", { role: "write", why: "changes go's environment file" }),
+      ]),
+      help: ro("help"),
+    },
+    tests: { readOnly: ["go env GOPATH", "go version"], notReadOnly: ["go env -w GOFLAGS=-x", "go run ."] },
+  },
+  cargo: {
+    summary: "cargo (read-only subcommands)",
+    long: "exact",
+    permute: false,
+    options: flags("-V --version", "-h --help", "--list"),
+    subcommands: { version: ro("version", flags("-v --verbose"), { operands: NONE }), help: ro("help") },
+    tests: { readOnly: ["cargo version", "cargo help build"], notReadOnly: ["cargo build"] },
+  },
+  rustup: {
+    summary: "rustup (help and version only)",
+    long: "exact",
+    options: flags("-V --version", "-h --help"),
+    subcommands: { help: ro("help"), show: ro("installed toolchains", [], { operands: [] }) },
+  },
+  crontab: {
+    summary: "crontab: -l lists (anything else installs or removes a table)",
+    long: "none",
+    options: [...flags("-l"), ...values("-u")],
+    operands: NONE,
+    tests: { readOnly: ["crontab -l"], notReadOnly: ["crontab -r", "crontab file"] },
+  },
+  ...Object.fromEntries(VERSION_TOOLS.map((t) => [t, versionOnly(`${t}: version and help only`, VERSION)])),
+};
