@@ -1,6 +1,6 @@
 /**
  * Fits the re-ranker's weights (`RERANK_WEIGHTS` in src/search/rerank.ts) on the tuning and
- * development queries only (tuning, dev-4, dev-5), by coordinate ascent on MRR, and shows by
+ * development queries only (tuning, dev-4, dev-5, dev-6), by coordinate ascent on MRR, and shows by
  * 4-fold cross-validation on the same queries how well weights fit that way carry over to queries
  * they were not fit on. The held-out sets are not read. Prints one JSON object per line; fitted weights that win under cross-validation go into
  * rerank.ts by hand.
@@ -21,19 +21,21 @@ interface Prepared {
   candidates: { name: string; share: number; features: ReturnType<typeof rerankFeatures>[number] }[];
 }
 
-const prepared: Prepared[] = [...sets.tuning, ...sets["dev-4"], ...sets["dev-5"]].map((q) => {
-  const { query, candidates } = index.candidates(q.q.replaceAll("+", " "));
-  const features = rerankFeatures(index.index, query, candidates);
-  const best = candidates[0]?.score ?? 1;
-  return {
-    expect: new Set(q.expect),
-    candidates: candidates.map(({ doc, score }, i) => ({
-      name: index.names[doc]!,
-      share: score / best,
-      features: features[i]!,
-    })),
-  };
-});
+const prepared: Prepared[] = [...sets.tuning, ...sets["dev-4"], ...sets["dev-5"], ...sets["dev-6"]].map(
+  (q) => {
+    const { query, candidates } = index.candidates(q.q.replaceAll("+", " "));
+    const features = rerankFeatures(index.index, query, candidates);
+    const best = candidates[0]?.score ?? 1;
+    return {
+      expect: new Set(q.expect),
+      candidates: candidates.map(({ doc, score }, i) => ({
+        name: index.names[doc]!,
+        share: score / best,
+        features: features[i]!,
+      })),
+    };
+  },
+);
 
 function mrr(queries: readonly Prepared[], weights: RerankWeights): number {
   let sum = 0;

@@ -9,9 +9,13 @@
  *   server names), with the load average they were measured under;
  * - turn-one token saving: chars/4 of the tool definitions sent with and without deferral.
  *
- *   bun bench/search.ts [CATALOG.json]
+ *   bun bench/search.ts [--sets dev-6,dev-5] [--quality-only] [CATALOG.json]
+ *
+ * `--sets` limits the query sets (while tuning: the development sets only); `--quality-only` skips
+ * the speed and token figures.
  */
 import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { serializeTools } from "../src/agent/serialize.ts";
 import { decideDeferral } from "../src/pool/deferral.ts";
@@ -27,7 +31,16 @@ import { report, round, summarize, timeRuns } from "./support/lib.ts";
 import { PlainBm25 } from "./support/search-baseline.ts";
 import { loadSearchBench, type Query } from "./support/search-queries.ts";
 
-const { catalog, tools, sets } = loadSearchBench(Bun.argv[2]);
+const { values: options, positionals } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: { sets: { type: "string" }, "quality-only": { type: "boolean" } },
+  allowPositionals: true,
+});
+const { catalog, tools, sets: allSets } = loadSearchBench(positionals[0]);
+const wanted = options.sets?.split(",");
+const sets = Object.fromEntries(
+  Object.entries(allSets).filter(([name]) => !wanted || wanted.includes(name)),
+) as Partial<typeof allSets>;
 const queries = Object.values(sets).flat();
 
 type Ranker = (query: string) => string[];
@@ -110,6 +123,7 @@ for (
     ["intent", "intent.ts"],
     ["number", "number.ts"],
     ["servers", "servers.ts"],
+    ["inputs", "inputs.ts"],
   ]
 ) {
   report("search", {
@@ -118,6 +132,8 @@ for (
     bytes: Bun.file(join(import.meta.dir, "../src/search", file!)).size,
   });
 }
+
+if (options["quality-only"]) process.exit(0);
 
 // Speed over 10,000 tools.
 function repeatedCatalog(source: Catalog, size: number): AnyTool[] {

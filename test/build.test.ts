@@ -79,7 +79,13 @@ describe("compiled hook", () => {
     try {
       expect(existsSync(`${socket}.starting`), "the helper removes the start marker").toBe(false);
       for (const { payload, answer } of cases) expect(hook(payload)).toEqual(answer);
-      const request = { build, host: "claude-code" as const, cwd: ws.home, stdin: stdinOf(denied.payload) };
+      const request = {
+        build,
+        host: "claude-code" as const,
+        sandbox: false,
+        cwd: ws.home,
+        stdin: stdinOf(denied.payload),
+      };
       expect(await askHelper(socket, request, process.getuid!())).toHaveProperty("answer");
     } finally {
       rmSync(socket, { force: true }); // the helper leaves at its next look at the socket

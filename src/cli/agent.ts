@@ -12,7 +12,7 @@ import { getAllBaseTools } from "../pool/base-tools.ts";
 import { liveRenderer } from "../render/live.ts";
 import { ConfigError, UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
-import { askOnTerminal } from "./run.ts";
+import { askOnTerminal, askSandboxOnTerminal } from "./run.ts";
 import { openRuntime } from "./runtime.ts";
 
 const DEFAULT_MODEL = "claude-sonnet-5-5";
@@ -49,7 +49,8 @@ export function register(program: Command): void {
         );
       }
       const format = flags.json ? "json" : flags.outputFormat;
-      const runtime = await openRuntime(globals);
+      const interactive = process.stdin.isTTY && format === "text";
+      const runtime = await openRuntime(globals, interactive ? { sandboxAsker: askSandboxOnTerminal } : {});
       const { definitions, problems } = loadAgentDefinitions(agentDirs(globals.cwd));
       for (const problem of problems) process.stderr.write(`toolrt: skipped agent definition ${problem}\n`);
 
@@ -74,7 +75,7 @@ export function register(program: Command): void {
           definitions,
           stateDir: globals.stateDir,
           emit,
-          ask: process.stdin.isTTY && format === "text" ? askOnTerminal : undefined,
+          ask: interactive ? askOnTerminal : undefined,
           signal: interrupt.signal,
           maxTurns: flags.maxTurns,
         });

@@ -10,6 +10,7 @@ import { decide } from "../policy/decide.ts";
 import type { Policy } from "../policy/policy.ts";
 import { buildRequest, factsFromTool } from "../policy/request.ts";
 import type { Decision, ToolFacts } from "../policy/types.ts";
+import type { ExecutionPlace } from "../exec/processes/sandbox-context.ts";
 import { createToolContext } from "../tool/context.ts";
 import { type GlobalOptions, permissionModeOf } from "./options.ts";
 
@@ -33,24 +34,39 @@ export async function checkCall(
   policy: Policy,
   globals: GlobalOptions,
   deps: CheckDeps,
+  placeOf?: (command: string) => ExecutionPlace,
 ): Promise<Decision> {
-  if (tool === "Bash") return decideBash((input as { command: string }).command, policy, globals, deps);
+  if (tool === "Bash") {
+    return decideBash((input as { command: string }).command, policy, globals, deps, placeOf);
+  }
   const call = { tool, input, cwd: globals.cwd, mode: permissionModeOf(globals.mode) };
   return decide(buildRequest(call, await builtinFacts(tool, input, globals)), policy);
 }
 
+/**
+ * The decision for a Bash command. `placeOf` says where it will run (`toolrt check --sandboxed`,
+ * `toolrt hook --sandbox`); without it the command runs on the host.
+ */
 export function decideBash(
   command: string,
   policy: Policy,
   globals: GlobalOptions,
   deps: CheckDeps,
+  placeOf?: (command: string) => ExecutionPlace,
 ): Decision {
   const bash = deps.analyzeBash?.(command);
   const mode = permissionModeOf(globals.mode);
-  return decide(
-    buildRequest({ tool: "Bash", input: { command }, cwd: globals.cwd, mode, ...(bash ? { bash } : {}) }),
-    policy,
-  );
+  const place = placeOf?.(command);
+  const request = buildRequest({
+    tool: "Bash",
+    input: { command },
+    cwd: globals.cwd,
+    mode,
+    ...(bash ? { bash } : {}),
+  });
+  const decision = decide(place?.sandboxed ? { ...request, sandbox: place.context } : request, policy);
+  if (place && !place.sandboxed) decision.warnings.push(`not sandboxed: ${place.why}`);
+  return decision;
 }
 
 async function builtinFacts(name: string, input: unknown, globals: GlobalOptions): Promise<ToolFacts> {

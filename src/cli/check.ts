@@ -5,7 +5,9 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { decisionJson, decisionLines } from "../policy/explain.ts";
+import { commandPlaces, type ExecutionPlace } from "../exec/processes/sandbox-context.ts";
 import type { LoadResult } from "../policy/load.ts";
+import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
 import { UsageError } from "./errors.ts";
 import { analyzerDeps, checkCall, type CheckDeps, decideBash, withBashParser } from "./check-call.ts";
 import { globalsOf } from "./globals.ts";
@@ -14,6 +16,7 @@ import { loadForCli } from "./runtime.ts";
 
 interface CheckOptions {
   json?: boolean;
+  sandboxed?: boolean;
   batch?: string;
   batchFormat?: "lines" | "json-lines";
 }
@@ -25,23 +28,27 @@ export function register(program: Command, deps: CheckDeps = analyzerDeps): void
     .argument("<tool>", "tool name, e.g. Bash, Read, mcp__github__create_issue")
     .argument("[input]", "for Bash the command string; otherwise a JSON object")
     .option("--json", "machine-readable output")
+    .option("--sandboxed", "decide for a shell call that runs in toolrt's sandbox (as the Bash tool's do)")
     .option("--batch <file>", "Bash only: one command per line (- for stdin), one JSON object per line out")
     .option("--batch-format <format>", "lines (default) or json-lines (each line a JSON string)", "lines")
     .action(async (tool: string, input: string | undefined, opts: CheckOptions, command: Command) => {
       const globals = globalsOf(command);
       const loaded = loadForCli(globals);
       if (tool === "Bash") await withBashParser();
+      const placeOf = opts.sandboxed && tool === "Bash" ? sandboxPlaces(loaded, globals) : undefined;
       if (opts.batch !== undefined) {
         if (tool !== "Bash") throw new UsageError(`--batch checks Bash commands only; got tool ${tool}`);
-        for (
-          const line of checkBatch(readInput(opts.batch), opts.batchFormat ?? "lines", loaded, globals, deps)
-        ) {
+        const text = readInput(opts.batch);
+        for (const line of checkBatch(text, opts.batchFormat ?? "lines", loaded, globals, deps, placeOf)) {
           process.stdout.write(`${line}\n`);
         }
         return;
       }
       if (input === undefined && tool === "Bash") throw new UsageError("check Bash needs the command string");
-      const decision = await checkCall(tool, parseInput(tool, input), loaded.policy, globals, deps);
+      const decision = await checkCall(tool, parseInput(tool, input), loaded.policy, globals, deps, placeOf);
+      if (opts.sandboxed && tool !== "Bash") {
+        decision.warnings.push(`not sandboxed: only shell commands run in the sandbox, not ${tool} calls`);
+      }
       decision.warnings.push(...loaded.warnings);
       if (opts.json) {
         console.log(JSON.stringify(decisionJson(decision), null, 2));
@@ -58,6 +65,7 @@ function checkBatch(
   loaded: LoadResult,
   globals: GlobalOptions,
   deps: CheckDeps,
+  placeOf: ((command: string) => ExecutionPlace) | undefined,
 ): string[] {
   if (format !== "lines" && format !== "json-lines") {
     throw new UsageError(`--batch-format must be lines or json-lines, not ${JSON.stringify(format)}`);
@@ -68,8 +76,15 @@ function checkBatch(
     const command = format === "json-lines" ? jsonString(line) : { value: line.replace(/\r$/, "") };
     if ("error" in command) return JSON.stringify({ line: i + 1, error: command.error });
     if (command.value.trim() === "") return JSON.stringify({ line: i + 1, error: "empty command" });
-    const decision = decideBash(command.value, loaded.policy, globals, deps);
+    const decision = decideBash(command.value, loaded.policy, globals, deps, placeOf);
     return JSON.stringify({ command: command.value, ...decisionJson(decision) });
+  });
+}
+
+/** Where `check --sandboxed` runs each command: the workspace's sandbox, as `toolrt run` would. */
+function sandboxPlaces(loaded: LoadResult, globals: GlobalOptions): (command: string) => ExecutionPlace {
+  return commandPlaces(loaded.policy.state.sandbox ?? DEFAULT_SANDBOX_POLICY, globals.cwd, {
+    asksForHosts: false,
   });
 }
 

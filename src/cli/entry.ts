@@ -6,14 +6,14 @@
  * sandbox command alone, for the same reason; everything else, and a hook call with other options,
  * goes through the full command line of main.ts.
  */
-import { fastHookHost, isHelperCommand } from "../hook/args.ts";
+import { fastHookInvocation, isHelperCommand } from "../hook/args.ts";
 
 const argv = process.argv.slice(2);
-const host = fastHookHost(argv);
-if (host) {
+const hook = fastHookInvocation(argv);
+if (hook) {
   const { runFastHook } = await import("../hook/fast.ts");
   // Exit as soon as the answer is out: nothing left behind may keep the host waiting.
-  process.exit(await runFastHook(host));
+  process.exit(await runFastHook(hook));
 } else if (isHelperCommand(argv)) {
   const { runResidentHelper } = await import("../hook/resident/main.ts");
   process.exitCode = await runResidentHelper();

@@ -8,6 +8,7 @@ import { type Command, Option } from "commander";
 import { hookCommand, isHookCommand } from "../hook/command.ts";
 import { installHooks, type InstallResult, runsCommand, uninstallHooks } from "../hook/install.ts";
 import { installTarget, type Scope } from "../hook/install-targets.ts";
+import { PROTOCOLS } from "../hook/hosts/index.ts";
 import { runHookProcess } from "../hook/process.ts";
 import { type HostName, HOSTS } from "../hook/types.ts";
 import { UsageError } from "./errors.ts";
@@ -30,8 +31,15 @@ export function register(program: Command): void {
         "claude-code",
       ),
     )
-    .action(async (opts: { host: HostName }, command: Command) => {
-      process.exitCode = await runHookProcess(opts.host, globalsOf(command));
+    .option(
+      "--sandbox",
+      "shell commands it would leave to the host's prompt are allowed, rewritten to run under toolrt sandbox",
+    )
+    .action(async (opts: { host: HostName; sandbox?: boolean }, command: Command) => {
+      process.exitCode = await runHookProcess(
+        { host: opts.host, sandbox: opts.sandbox === true },
+        globalsOf(command),
+      );
     });
   for (const [name, apply] of [["install", installHooks], ["uninstall", uninstallHooks]] as const) {
     hook
@@ -42,9 +50,14 @@ export function register(program: Command): void {
       .option("--local", "Claude Code only: .claude/settings.local.json")
       .option("--command <command>", "the command the host runs (default: this toolrt)")
       .action((opts: InstallOptions, command: Command) => {
-        // --host belongs to `hook`, which commander also reads after the subcommand's name.
-        const host: HostName = command.optsWithGlobals().host;
-        const ours = opts.command ?? hookCommand(host);
+        // --host and --sandbox belong to `hook`, which commander also reads after the subcommand's name.
+        const { host, sandbox } = command.optsWithGlobals() as { host: HostName; sandbox?: boolean };
+        if (sandbox && !PROTOCOLS[host].replacesInput) {
+          throw new UsageError(
+            `--sandbox needs a host whose hook can change the command; ${host}'s cannot (src/hook/README.md)`,
+          );
+        }
+        const ours = opts.command ?? hookCommand(host, process.execPath, sandbox === true);
         let result: InstallResult;
         try {
           const target = installTarget(host, scopeOf(opts), ours, {

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { lookupTool } from "../exec/lookup.ts";
+import type { SandboxAnswer, SandboxAsker } from "../exec/processes/sandbox-exceptions.ts";
 import type { AskAnswer, Asker, AskRequest, CallOutcome } from "../exec/types.ts";
 import { UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
@@ -25,7 +26,12 @@ export function register(program: Command): void {
       ) => {
         const globals = globalsOf(command);
         const input = parseInput(inputText);
-        const { session, close } = await openDefaultSession(globals, "cli");
+        const sandboxAsker = opts.yes ? sandboxOnce : process.stdin.isTTY ? askSandboxOnTerminal : undefined;
+        const { session, close } = await openDefaultSession(
+          globals,
+          "cli",
+          sandboxAsker ? { sandboxAsker } : {},
+        );
         try {
           const found = lookupTool(session.pool.current, toolName);
           if (!found.ok) throw new UsageError(found.message.replace(/^Error: /, ""));
@@ -63,26 +69,68 @@ function parseInput(text: string): unknown {
 const newToolUseId = () => `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 
 const allowOnce: Asker = async () => ({ behavior: "allow-once" });
+const sandboxOnce: SandboxAsker = async () => "once";
+
+/** One question at a time on the terminal (the proxy may ask about two hosts at once). */
+let terminal: Promise<unknown> = Promise.resolve();
+
+function askTerminal(lines: string[], prompt: string): Promise<string> {
+  const asked = terminal.then(async () => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      for (const line of lines) process.stderr.write(`${line}\n`);
+      return (await rl.question(prompt)).trim().toLowerCase();
+    } finally {
+      rl.close();
+    }
+  });
+  terminal = asked.catch(() => {});
+  return asked;
+}
 
 export const askOnTerminal: Asker = async (request: AskRequest): Promise<AskAnswer> => {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    process.stderr.write(
-      `${request.toolName} wants to run: ${JSON.stringify(request.input)}\n  ${request.reason}\n`,
-    );
-    for (const warning of request.warnings) process.stderr.write(`  warning: ${warning}\n`);
-    const suggestion = request.suggestions[0];
-    const always = suggestion ? `, (a)lways allow ${suggestion}` : "";
-    const answer = (await rl.question(`Allow? (y)es once${always}, (n)o: `)).trim().toLowerCase();
-    if (answer === "y" || answer === "yes") return { behavior: "allow-once" };
-    if (suggestion && (answer === "a" || answer === "always")) {
-      return { behavior: "allow-always", rule: suggestion };
-    }
-    return { behavior: "deny", message: "The user denied this call." };
-  } finally {
-    rl.close();
+  const suggestion = request.suggestions[0];
+  const always = suggestion ? `, (a)lways allow ${suggestion}` : "";
+  const answer = await askTerminal(
+    [
+      `${request.toolName} wants to run: ${JSON.stringify(request.input)}`,
+      `  ${request.reason}`,
+      ...request.warnings.map((warning) => `  warning: ${warning}`),
+    ],
+    `Allow? (y)es once${always}, (n)o: `,
+  );
+  if (answer === "y" || answer === "yes") return { behavior: "allow-once" };
+  if (suggestion && (answer === "a" || answer === "always")) {
+    return { behavior: "allow-always", rule: suggestion };
   }
+  return { behavior: "deny", message: "The user denied this call." };
 };
+
+/** The sandbox blocked one host or path: allow just that, once, for the session or always. */
+export const askSandboxOnTerminal: SandboxAsker = async (question) => {
+  const [what, grant] = question.kind === "host"
+    ? [`reaching ${question.host}:${question.port}`, `host ${question.host}`]
+    : [`writing ${question.blocked}`, `writing ${question.path}`];
+  const answer = await askTerminal(
+    [`The sandbox blocked ${what} while running: ${question.command}`],
+    `Allow ${grant}? (o)nce, for this (s)ession, (a)lways in this workspace, (n)o: `,
+  );
+  return sandboxAnswerOf(answer);
+};
+
+const SANDBOX_ANSWERS: Record<string, SandboxAnswer> = {
+  o: "once",
+  once: "once",
+  s: "session",
+  session: "session",
+  a: "always",
+  always: "always",
+};
+
+/** What a person typed, as an answer: anything but once, session or always is no. */
+export function sandboxAnswerOf(typed: string): SandboxAnswer {
+  return SANDBOX_ANSWERS[typed.trim().toLowerCase()] ?? "no";
+}
 
 function toJson(outcome: CallOutcome) {
   return {

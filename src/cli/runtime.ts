@@ -6,6 +6,7 @@
 import { auditableInput, AuditLog } from "../audit/log.ts";
 import { analyzeBash } from "../bash/analyze.ts";
 import type { BashAnalysis } from "../bash/types.ts";
+import type { SandboxAsker } from "../exec/processes/sandbox-exceptions.ts";
 import { sandboxedLaunch } from "../exec/processes/sandboxed-launch.ts";
 import { loadPolicy, type LoadResult } from "../policy/load.ts";
 import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
@@ -48,6 +49,14 @@ export interface PoolOptions {
   searchResultStyle?: "tool_reference" | "schemas";
 }
 
+export interface RuntimeOptions {
+  /**
+   * The person to ask when the sandbox blocks a host or a path (interactive `run` and `agent`);
+   * without one, the host is refused and the result names the exception.
+   */
+  sandboxAsker?: SandboxAsker;
+}
+
 export interface RuntimePool {
   pool: ToolPool;
   /** The deferred tools the model has found through this pool's ToolSearch. */
@@ -74,7 +83,7 @@ export interface Runtime {
  * Loads the policy and the enabled plugins, and connects every MCP server (each bounded by its own
  * timeout), plugins' servers included.
  */
-export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
+export async function openRuntime(globals: GlobalOptions, options: RuntimeOptions = {}): Promise<Runtime> {
   const loaded = loadForCli(globals);
   const { plugins, skills, pluginTools } = openPlugins(globals, loaded);
   const mcp = openMcp(
@@ -86,7 +95,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
   );
   // The Bash parser loads on the first analysis (the pipeline analyses before it decides).
   await mcp.connectAll();
-  const sandbox = runtimeSandbox(globals, loaded);
+  const sandbox = runtimeSandbox(globals, loaded, options.sandboxAsker);
   const baseTools = getAllBaseTools({ wrapLaunch: sandbox });
   // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
@@ -109,6 +118,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
         discovered,
         resultStyle: options.searchResultStyle ?? "schemas",
         stateDir: globals.stateDir,
+        scope: () => loaded.policy.searchScope(),
       });
       const builtins = [...tools, toolSearch, createSkillTool(skills), ...mcpResourceTools(mcp)];
       const pool: ToolPool = new ToolPool(builtins, {
@@ -131,7 +141,7 @@ export async function openRuntime(globals: GlobalOptions): Promise<Runtime> {
       return createSession({
         ...(discovery ? { discovery } : {}),
         pool,
-        policy: (request) => rulesPolicy(rules, denials)(request),
+        policy: (request) => rulesPolicy(rules, denials, sandbox.placeOf)(request),
         analyze: analyzeShellCommand,
         hooks: loaded.policy.hooks(),
         pluginHooks: plugins.hooks(),
@@ -160,11 +170,13 @@ async function analyzeShellCommand(tool: AnyTool, input: unknown): Promise<BashA
  * The launch wrapper of every process tool of a runtime: one sandbox profile from the policy's
  * `sandbox` settings with the workspace (cwd) writable; runs outside it go to the audit log.
  */
-function runtimeSandbox(globals: GlobalOptions, loaded: LoadResult) {
+function runtimeSandbox(globals: GlobalOptions, loaded: LoadResult, asker: SandboxAsker | undefined) {
   const audit = AuditLog.inStateDir(globals.stateDir);
   return sandboxedLaunch({
     policy: loaded.policy.state.sandbox ?? DEFAULT_SANDBOX_POLICY,
     workspace: globals.cwd,
+    grantsDir: globals.stateDir,
+    ...(asker ? { asker } : {}),
     onUnsandboxed: (run) =>
       audit.append({
         kind: "notice",
@@ -195,9 +207,9 @@ export function openPlugins(globals: GlobalOptions, loaded: LoadResult) {
 export async function openDefaultSession(
   globals: GlobalOptions,
   invokedBy: InvokedBy,
-  options: PoolOptions = {},
+  options: PoolOptions & RuntimeOptions = {},
 ): Promise<RuntimePool & { session: RuntimeSession; runtime: Runtime; close(): Promise<void> }> {
-  const runtime = await openRuntime(globals);
+  const runtime = await openRuntime(globals, options);
   const { pool, discovered } = runtime.makePool(runtime.baseTools, options);
   const session = runtime.openSession(pool, invokedBy);
   return {

@@ -1,7 +1,8 @@
 /**
  * `toolrt search [--json] [--k N] [--catalog FILE] [--batch FILE|-] '<query>'`: ToolSearch over
- * the deferred pool, or over a catalog file of MCP tool definitions. The index is cached in the
- * state dir, keyed by the catalog's bytes, so a repeated call skips parsing and indexing.
+ * the deferred pool, or over a catalog file of MCP tool definitions, limited to what the policy's
+ * `tools.search` lets be found. The index is cached in the state dir, keyed by the catalog's bytes
+ * and that scope, so a repeated call skips parsing and indexing.
  */
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
@@ -10,10 +11,13 @@ import { cachedIndex, cachedToolIndex, contentKey } from "../search/cache.ts";
 import { catalogTools, parseCatalog } from "../search/catalog.ts";
 import { DEFAULT_MAX_RESULTS } from "../tools/tool-search/schema.ts";
 import { ToolIndex } from "../search/tool-index.ts";
+import { scopeNote, searchableTools } from "../search/scope.ts";
+import type { SearchScope } from "../policy/policy.ts";
+import type { AnyTool } from "../tool/types.ts";
 import { ConfigError, UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
 import { type GlobalOptions } from "./options.ts";
-import { openDefaultSession } from "./runtime.ts";
+import { loadForCli, openDefaultSession } from "./runtime.ts";
 
 interface SearchOptions {
   json?: boolean;
@@ -36,13 +40,17 @@ export function register(program: Command): void {
       if (opts.batch === undefined && query === undefined) {
         throw new UsageError("search needs a query or --batch");
       }
-      const index = await loadIndex(opts.catalog, globalsOf(command));
+      const { index, restricted } = await loadIndex(opts.catalog, globalsOf(command));
+      const answerOf = (line: string) => ({
+        ...answer(index, line, k),
+        ...(restricted ? { restricted } : {}),
+      });
       if (opts.batch !== undefined) {
         const lines = readBatch(opts.batch);
-        process.stdout.write(lines.map((line) => JSON.stringify(answer(index, line, k))).join("\n") + "\n");
+        process.stdout.write(lines.map((line) => JSON.stringify(answerOf(line))).join("\n") + "\n");
         return;
       }
-      const result = answer(index, query!, k);
+      const result = answerOf(query!);
       if (opts.json) console.log(JSON.stringify(result, null, 2));
       else console.log(humanLines(result).join("\n"));
     });
@@ -53,6 +61,8 @@ interface SearchAnswer {
   results: { name: string; score: number }[];
   missing?: string[];
   unmatchedRequired?: string[];
+  /** Why nothing can be found: the policy's `tools.search` leaves no tool. */
+  restricted?: string;
 }
 
 function answer(index: ToolIndex, query: string, k: number): SearchAnswer {
@@ -72,28 +82,54 @@ function parseK(value: string | undefined): number {
   return k;
 }
 
-async function loadIndex(catalogPath: string | undefined, globals: GlobalOptions): Promise<ToolIndex> {
-  if (catalogPath === undefined) return cachedToolIndex(globals.stateDir, await deferredPoolTools(globals));
-  let bytes: Buffer;
+/** The index of what the policy's search scope lets be found, and why it is empty when the scope empties it. */
+async function loadIndex(
+  catalogPath: string | undefined,
+  globals: GlobalOptions,
+): Promise<{ index: ToolIndex; restricted?: string }> {
+  let index: ToolIndex;
+  let scope: SearchScope;
+  if (catalogPath === undefined) {
+    const pool = await deferredPoolTools(globals);
+    scope = pool.scope;
+    index = cachedToolIndex(globals.stateDir, searchableTools(pool.tools, scope));
+  } else {
+    const bytes = readCatalog(catalogPath);
+    scope = loadForCli(globals).policy.searchScope();
+    // Keyed by the catalog's bytes and the scope: a cache hit parses nothing.
+    const key = contentKey(`${contentKey(bytes)}\0${JSON.stringify(scope)}`);
+    index = cachedIndex(
+      globals.stateDir,
+      key,
+      () => ToolIndex.build(searchableTools(parsedCatalog(catalogPath, bytes), scope)),
+    );
+  }
+  const restricted = scopeNote(scope, index.names.length);
+  return { index, ...(restricted ? { restricted } : {}) };
+}
+
+function readCatalog(catalogPath: string): Buffer {
   try {
-    bytes = readFileSync(catalogPath);
+    return readFileSync(catalogPath);
   } catch (error) {
     throw new UsageError(`cannot read catalog ${catalogPath}: ${(error as Error).message}`);
   }
-  return cachedIndex(globals.stateDir, contentKey(bytes), () => {
-    try {
-      return ToolIndex.build(catalogTools(parseCatalog(bytes.toString("utf8"))));
-    } catch (error) {
-      throw new ConfigError(`${catalogPath}: ${(error as Error).message}`);
-    }
-  });
+}
+
+function parsedCatalog(catalogPath: string, bytes: Buffer): AnyTool[] {
+  try {
+    return catalogTools(parseCatalog(bytes.toString("utf8")));
+  } catch (error) {
+    throw new ConfigError(`${catalogPath}: ${(error as Error).message}`);
+  }
 }
 
 /** The deferred tools of the workspace's pool: built-ins, MCP servers and plugins, as policy leaves them. */
 async function deferredPoolTools(globals: GlobalOptions) {
-  const { pool, close } = await openDefaultSession(globals, "cli");
+  const { pool, runtime, close } = await openDefaultSession(globals, "cli");
   await close();
-  return pool.current.tools.filter((tool) => isDeferredIn(pool.current, tool));
+  const tools = pool.current.tools.filter((tool) => isDeferredIn(pool.current, tool));
+  return { tools, scope: runtime.policy.policy.searchScope() };
 }
 
 function readBatch(source: string): string[] {
@@ -105,6 +141,7 @@ function readBatch(source: string): string[] {
 
 function humanLines(result: SearchAnswer): string[] {
   const lines = result.results.map((hit) => `${hit.score.toFixed(3)}  ${hit.name}`);
+  if (result.restricted) lines.push(result.restricted);
   if (result.missing) lines.push(`not found: ${result.missing.join(", ")}`);
   if (result.unmatchedRequired) lines.push(`no tool name contains: ${result.unmatchedRequired.join(", ")}`);
   if (lines.length === 0) lines.push("no matching tools");

@@ -7,13 +7,25 @@ import { buildRequest, decide, DenialTracker, toolFacts } from "../policy/index.
 import type { Policy as PolicyRules } from "../policy/policy.ts";
 import { shellCommandOf } from "../tool/shell.ts";
 import type { Policy, PolicyRequest, PolicyVerdict } from "./permission.ts";
+import type { LaunchRequest } from "./processes/launch.ts";
+import type { ExecutionPlace } from "./processes/sandbox-context.ts";
 
-/** A pipeline policy over compiled rules; it also counts denials to add guidance when they repeat. */
-export function rulesPolicy(rules: PolicyRules, denials = new DenialTracker()): Policy {
+/**
+ * A pipeline policy over compiled rules; it also counts denials to add guidance when they repeat.
+ * `placeOf` says where a shell command will run (the runtime's sandbox); without it, on the host.
+ */
+export function rulesPolicy(
+  rules: PolicyRules,
+  denials = new DenialTracker(),
+  placeOf?: (request: LaunchRequest) => ExecutionPlace,
+): Policy {
   return ({ tool, input, ctx, toolPermission, analysis }: PolicyRequest): PolicyVerdict => {
     // Every shell-running tool is judged as Bash, by the same rules.
     const shell = shellCommandOf(tool.name, input);
-    const request = buildRequest(
+    const place = shell === undefined
+      ? undefined
+      : placeOf?.({ command: shell, unsandboxed: asksToLeave(input) });
+    const built = buildRequest(
       {
         tool: shell === undefined ? tool.name : "Bash",
         input: shell === undefined ? input : { ...(input as object), command: shell },
@@ -25,6 +37,7 @@ export function rulesPolicy(rules: PolicyRules, denials = new DenialTracker()): 
       },
       toolFacts(tool, input, ctx, toolPermission),
     );
+    const request = place?.sandboxed ? { ...built, sandbox: place.context } : built;
     const decision = decide(request, rules);
     denials.record(decision);
     const deciding = decision.matched[0];
@@ -42,4 +55,9 @@ export function rulesPolicy(rules: PolicyRules, denials = new DenialTracker()): 
       ...(guidance ? { guidance } : {}),
     };
   };
+}
+
+/** Bash's `dangerouslyDisableSandbox: true`: the model asks to run outside the sandbox. */
+function asksToLeave(input: unknown): boolean {
+  return (input as { dangerouslyDisableSandbox?: unknown } | null)?.dangerouslyDisableSandbox === true;
 }

@@ -1,22 +1,28 @@
 /**
  * The hook's own command line, read without the rest of the CLI so a hook call starts fast:
- * `hook`, `hook --host H` or `hook --host=H`. Anything else goes through the full command line.
+ * `hook`, then any of `--host H` (or `--host=H`) and `--sandbox`, each at most once. Anything else
+ * goes through the full command line.
  */
-import { type HostName, HOSTS } from "./types.ts";
+import { type HookInvocation, HOSTS } from "./types.ts";
 
 /** `toolrt hook --resident-helper`: the resident helper a hook call starts (resident/). */
 export const HELPER_ARGV = ["hook", "--resident-helper"] as const;
 
-export function fastHookHost(argv: readonly string[]): HostName | undefined {
+export function fastHookInvocation(argv: readonly string[]): HookInvocation | undefined {
   if (argv[0] !== "hook") return undefined;
-  const rest = argv.slice(1);
-  if (rest.length === 0) return "claude-code";
-  const host = rest.length === 1 && rest[0]!.startsWith("--host=")
-    ? rest[0]!.slice("--host=".length)
-    : rest.length === 2 && rest[0] === "--host"
-    ? rest[1]
+  let host: string | undefined;
+  let sandbox = false;
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === "--sandbox" && !sandbox) sandbox = true;
+    else if (word.startsWith("--host=") && host === undefined) host = word.slice("--host=".length);
+    else if (word === "--host" && host === undefined && i + 1 < argv.length) host = argv[++i];
+    else return undefined;
+  }
+  host ??= "claude-code";
+  return (HOSTS as readonly string[]).includes(host)
+    ? { host: host as HookInvocation["host"], sandbox }
     : undefined;
-  return (HOSTS as readonly string[]).includes(host ?? "") ? host as HostName : undefined;
 }
 
 export function isHelperCommand(argv: readonly string[]): boolean {

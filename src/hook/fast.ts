@@ -4,11 +4,11 @@
  * exactly as the helper would, and starts a helper for the next call. `TOOLRT_NO_HOOK_HELPER=1`
  * keeps every call in its own process.
  */
-import type { HostName } from "./types.ts";
+import type { HookInvocation } from "./types.ts";
 import { askHelper, startHelper } from "./resident/client.ts";
 import { BUILD_HASH, helperSocket } from "./resident/socket.ts";
 
-export async function runFastHook(host: HostName): Promise<number> {
+export async function runFastHook(invocation: HookInvocation): Promise<number> {
   const stdin = Bun.stdin.text();
   const uid = process.getuid?.();
   const socket = uid === undefined || process.env.TOOLRT_NO_HOOK_HELPER === "1"
@@ -16,7 +16,7 @@ export async function runFastHook(host: HostName): Promise<number> {
     : helperSocket(BUILD_HASH, process.env, uid);
   if (socket && BUILD_HASH && uid !== undefined) {
     try {
-      const request = { build: BUILD_HASH, host, cwd: process.cwd(), stdin: await stdin };
+      const request = { build: BUILD_HASH, ...invocation, cwd: process.cwd(), stdin: await stdin };
       const outcome = await askHelper(socket, request, uid);
       if ("answer" in outcome) {
         if (outcome.answer) await Bun.write(Bun.stdout, `${outcome.answer}\n`);
@@ -32,5 +32,5 @@ export async function runFastHook(host: HostName): Promise<number> {
     import("../cli/options.ts"),
   ]);
   // No colour: a hook never prints for a terminal, and asking would initialise process.stdout.
-  return runHookProcess(host, globalsFrom({ color: false }), stdin);
+  return runHookProcess(invocation, globalsFrom({ color: false }), stdin);
 }

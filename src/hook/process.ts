@@ -4,18 +4,18 @@ import { analyzeBash } from "../bash/analyze.ts";
 import type { GlobalOptions } from "../cli/options.ts";
 import type { PolicyCompiler } from "../policy/compile-cache.ts";
 import { runHook } from "./run.ts";
-import type { HostName } from "./types.ts";
+import type { HookInvocation } from "./types.ts";
 import { errorMessage } from "../tool/errors.ts";
 
 /** The answer to one hook call, as this process or the resident helper (with its compile cache) gives it. */
 export function answerHook(
   stdin: string,
-  host: HostName,
+  invocation: HookInvocation,
   globals: GlobalOptions,
   audit: AuditLog,
   compiler?: PolicyCompiler,
 ) {
-  return runHook(stdin, host, globals, {
+  return runHook(stdin, invocation, globals, {
     analyzeBash,
     audit: (event) => audit.append(event),
     ...(compiler ? { compiler } : {}),
@@ -23,12 +23,12 @@ export function answerHook(
 }
 
 export async function runHookProcess(
-  host: HostName,
+  invocation: HookInvocation,
   globals: GlobalOptions,
   stdin: Promise<string> = Bun.stdin.text(),
 ): Promise<number> {
   try {
-    const answer = await answerHook(await stdin, host, globals, AuditLog.inStateDir(globals.stateDir));
+    const answer = await answerHook(await stdin, invocation, globals, AuditLog.inStateDir(globals.stateDir));
     // Bun's own stdout: process.stdout costs milliseconds to initialise in a fresh process.
     if (answer) await Bun.write(Bun.stdout, `${answer}\n`);
   } catch (error) {

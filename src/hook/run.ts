@@ -12,7 +12,11 @@ import { loadPolicy } from "../policy/load.ts";
 import type { Policy } from "../policy/policy.ts";
 import type { Decision } from "../policy/types.ts";
 import { PROTOCOLS } from "./hosts/index.ts";
-import type { HookEvent, HostName, MappedCall, PostToolEvent, PreToolEvent, Verdict } from "./types.ts";
+import { commandPlaces, type ExecutionPlace } from "../exec/processes/sandbox-context.ts";
+import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
+import { selfCommand } from "./command.ts";
+import { sandboxedCommand } from "./sandboxed-command.ts";
+import type { HookEvent, HookInvocation, MappedCall, PostToolEvent, PreToolEvent, Verdict } from "./types.ts";
 import { verdictFor } from "./verdict.ts";
 import { errorMessage } from "../tool/errors.ts";
 
@@ -23,6 +27,8 @@ export interface HookDeps {
   env?: Record<string, string | undefined>;
   /** How policy sources are compiled (the resident helper keeps a CompileCache); default directly. */
   compiler?: PolicyCompiler;
+  /** This toolrt as argv, for commands rewritten to run under `toolrt sandbox`; default this process. */
+  self?: string[];
 }
 
 /** The host's permission modes that only widen what runs unasked: toolrt judges in them too. */
@@ -31,10 +37,11 @@ const WIDENING_MODES = new Set(["acceptEdits", "bypassPermissions"]);
 /** Runs one hook call; returns what to print on stdout. Never throws. */
 export async function runHook(
   stdin: string,
-  host: HostName,
+  invocation: HookInvocation,
   globals: GlobalOptions,
   deps: HookDeps,
 ): Promise<string> {
+  const { host } = invocation;
   const protocol = PROTOCOLS[host];
   const event = readEvent(stdin, protocol.read);
   const invokedBy = `hook:${host}`;
@@ -50,7 +57,8 @@ export async function runHook(
     recordPost(deps, event, invokedBy);
     return "";
   }
-  const verdict = await judge(event, globalsFor(event, globals), deps);
+  const sandbox = invocation.sandbox && protocol.replacesInput;
+  const verdict = await judge(event, globalsFor(event, globals), deps, sandbox);
   record(deps, {
     kind: "hook",
     tool: event.hostTool,
@@ -62,7 +70,7 @@ export async function runHook(
     invokedBy,
     ...(event.sessionId ? { sessionId: event.sessionId } : {}),
     ...(event.cwd ? { cwd: event.cwd } : {}),
-    detail: `answered ${verdict.decision}`,
+    detail: `answered ${verdict.decision}${verdict.command === undefined ? "" : " (in the sandbox)"}`,
   });
   return protocol.answer(verdict, event);
 }
@@ -81,7 +89,12 @@ function readEvent(stdin: string, read: (payload: unknown) => HookEvent): HookEv
   }
 }
 
-async function judge(event: PreToolEvent, globals: GlobalOptions, deps: HookDeps): Promise<Verdict> {
+async function judge(
+  event: PreToolEvent,
+  globals: GlobalOptions,
+  deps: HookDeps,
+  sandbox: boolean,
+): Promise<Verdict> {
   if (event.calls.length === 0) {
     return { decision: "none", reason: `toolrt does not judge ${event.hostTool} calls`, warnings: [] };
   }
@@ -100,6 +113,10 @@ async function judge(event: PreToolEvent, globals: GlobalOptions, deps: HookDeps
     };
   }
   try {
+    const [only] = event.calls;
+    if (sandbox && event.calls.length === 1 && only?.tool === "Bash") {
+      return await sandboxedVerdict(only, event, policy, globals, deps);
+    }
     const decisions: Decision[] = [];
     for (const call of event.calls) decisions.push(await decideCall(call, policy, globals, deps));
     return verdictFor(decisions);
@@ -109,10 +126,54 @@ async function judge(event: PreToolEvent, globals: GlobalOptions, deps: HookDeps
 }
 
 /** The same evaluation as `toolrt check`, with the analyzer's result for Bash. */
-async function decideCall(call: MappedCall, policy: Policy, globals: GlobalOptions, deps: HookDeps) {
+async function decideCall(
+  call: MappedCall,
+  policy: Policy,
+  globals: GlobalOptions,
+  deps: HookDeps,
+  placeOf?: (command: string) => ExecutionPlace,
+) {
   if (call.tool !== "Bash") return checkCall(call.tool, call.input, policy, globals, {});
   const analysis = await deps.analyzeBash((call.input as { command: string }).command);
-  return checkCall(call.tool, call.input, policy, globals, { analyzeBash: () => analysis });
+  return checkCall(call.tool, call.input, policy, globals, { analyzeBash: () => analysis }, placeOf);
+}
+
+/**
+ * `--sandbox`: the Bash call decided as `toolrt check --sandboxed` would. Deny, ask and allow come
+ * out as without it; what the sandbox alone allows is answered allow with the command rewritten
+ * to run under `toolrt sandbox` with the workspace's profile.
+ */
+async function sandboxedVerdict(
+  call: MappedCall,
+  event: PreToolEvent,
+  policy: Policy,
+  globals: GlobalOptions,
+  deps: HookDeps,
+): Promise<Verdict> {
+  const settings = policy.state.sandbox ?? DEFAULT_SANDBOX_POLICY;
+  const home = (deps.env ?? process.env).HOME;
+  const places = commandPlaces(settings, globals.cwd, { asksForHosts: false, ...(home ? { home } : {}) });
+  // The host's own "leave the sandbox" flag (Claude Code's Bash has one) is a request to escape.
+  const unsandboxed = event.hostInput?.dangerouslyDisableSandbox === true;
+  const placeOf = (command: string): ExecutionPlace => {
+    const place = places(command);
+    return place.sandboxed && unsandboxed
+      ? { ...place, context: { ...place.context, escapeRequested: true } }
+      : place;
+  };
+  const decision = await decideCall(call, policy, globals, deps, placeOf);
+  const verdict = verdictFor([decision]);
+  if (!decision.sandbox?.autoAllowed) return verdict;
+  const command = (call.input as { command: string }).command;
+  // The allow is shown where the prompt would have been: destructive warnings ride on it.
+  const warned = verdict.warnings.length > 0
+    ? `${verdict.reason}; warning: ${verdict.warnings.join("; ")}`
+    : verdict.reason;
+  return {
+    ...verdict,
+    reason: warned,
+    command: sandboxedCommand(command, settings, globals.cwd, deps.self ?? selfCommand()),
+  };
 }
 
 /** Hook mode reads Claude Code's permission rules too, and judges the call where the host runs it. */

@@ -3,6 +3,13 @@
 export const HOSTS = ["claude-code", "codex", "gemini-cli", "cursor", "copilot-cli"] as const;
 export type HostName = (typeof HOSTS)[number];
 
+/** How `toolrt hook` was invoked: whose protocol it speaks, and whether `--sandbox` was given. */
+export interface HookInvocation {
+  host: HostName;
+  /** Shell commands left to the host's prompt run under `toolrt sandbox` instead, where the host allows. */
+  sandbox: boolean;
+}
+
 /** One call as toolrt's policy sees it: a toolrt tool name and its input. */
 export interface MappedCall {
   tool: string;
@@ -28,6 +35,8 @@ export interface PreToolEvent extends EventBase {
   mode?: string;
   /** Host-specific detail the answer needs (Copilot CLI's payload dialect). */
   dialect?: "camel" | "snake";
+  /** The tool input as the host sent it, for answers that replace it (`updatedInput`). */
+  hostInput?: Record<string, unknown>;
 }
 
 /** After a tool ran (or failed): recorded in the audit log, nothing to answer. */
@@ -55,12 +64,19 @@ export interface Verdict {
   reason: string;
   /** Destructive-command warnings to show the person even when toolrt takes no decision. */
   warnings: string[];
+  /** With "allow": the shell command to run instead (the original under `toolrt sandbox`). */
+  command?: string;
 }
 
 /** One host's hook protocol: pure reading of its payloads and writing of its answers. */
 export interface HostProtocol {
   name: HostName;
   read(payload: unknown): HookEvent;
+  /**
+   * Whether the host runs a changed input the answer gives (`toolrt hook --sandbox` needs it);
+   * for the others the shell command stays the host's to prompt for.
+   */
+  replacesInput: boolean;
   /** The text for stdout (possibly empty: no opinion). */
   answer(verdict: Verdict, event: PreToolEvent): string;
 }

@@ -8,6 +8,7 @@ import { type CallFacts, factsOf } from "./facts.ts";
 import { ACCEPT_EDITS_COMMANDS, EDIT_TOOLS, isProtectedPath } from "./modes.ts";
 import { isInside } from "../tool/paths.ts";
 import type { Policy } from "./policy.ts";
+import { containment } from "./sandbox-allow.ts";
 import type { Decision, DecisionRequest, Effect, MatchedRule, PathAccess } from "./types.ts";
 
 /** One Bash sub-command as rules see it. */
@@ -18,6 +19,11 @@ export interface CommandTarget {
   bareText: string;
   /** The words as written, wrappers included: deny and ask rules match this too. */
   wrappedText: string;
+  /**
+   * The command with the wrapper it was taken out of in front (`bash -c ls`, `xargs rm`): deny and
+   * ask rules match this too, so `Bash(bash:*)` holds for what runs inside `bash -c`.
+   */
+  viaText?: string;
   argv: string[];
   hasUnsafeEnv: boolean;
   noAutoAllow: string[];
@@ -63,10 +69,14 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   const allows = live.filter((h) => h.rule.meta.effect === "allow");
   const bash = request.bash;
   if (bash) result.warnings.push(...bash.warnings);
-  const ask = (reason: string, matched: Hit[] = []) =>
-    mode === "dontAsk"
+  const ask = (asked: string, matched: Hit[] = []) => {
+    // Set only once the sandbox declined to stand in for the person: say why with the reason.
+    const declined = result.sandbox?.notAutoAllowed;
+    const reason = declined ? `${asked}; the sandbox does not auto-allow it: ${declined}` : asked;
+    return mode === "dontAsk"
       ? finish(result, "deny", `${reason} (dontAsk mode turns every ask into a denial)`, matched)
       : finish(result, "ask", reason, matched);
+  };
   const hardAsk = (reason: string, matched: Hit[] = []) => {
     const decided = ask(reason, matched);
     if (decided.decision === "ask") decided.hardAsk = true;
@@ -162,6 +172,24 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
 
   suggest(result, request);
   const outside = request.paths.find((p, i) => !inWorkspace(p) && !coverage.paths.has(i));
+  if (!outside && request.readOnly) {
+    // Only rules that let it reach outside the workspace are worth naming.
+    const pathAllows = allows.filter((h) => [...h.paths].some((i) => !inWorkspace(request.paths[i]!)));
+    const by = pathAllows.length > 0 ? `; paths outside it ${allowReason(pathAllows)}` : "";
+    return finish(result, "allow", `read-only ${request.tool} call inside the workspace${by}`, pathAllows);
+  }
+  if (!outside && mode === "acceptEdits" && isEdit(request, commands)) {
+    return finish(result, "allow", "acceptEdits mode: file edits inside the workspace run without asking");
+  }
+  // Nothing but "no rule allows it" stands in the way: the sandbox may be the allow list.
+  if (result.sandbox && request.sandbox) {
+    const contained = containment(request, request.sandbox);
+    if (contained.contained) {
+      result.sandbox = { ...result.sandbox, autoAllowed: true, needsPerson: contained.needsPerson };
+      return finish(result, "allow", contained.reason);
+    }
+    result.sandbox.notAutoAllowed = contained.why;
+  }
   if (outside) {
     const verb = outside.access === "read" ? "read" : "write";
     const where = outside.unresolved
@@ -170,15 +198,6 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
       ? `${outside.path}, which points to ${outside.target} outside the workspace (${workspace.join(", ")})`
       : `${outside.path}, outside the workspace (${workspace.join(", ")})`;
     return ask(`${request.tool} would ${verb} ${where}`);
-  }
-  if (request.readOnly) {
-    // Only rules that let it reach outside the workspace are worth naming.
-    const pathAllows = allows.filter((h) => [...h.paths].some((i) => !inWorkspace(request.paths[i]!)));
-    const by = pathAllows.length > 0 ? `; paths outside it ${allowReason(pathAllows)}` : "";
-    return finish(result, "allow", `read-only ${request.tool} call inside the workspace${by}`, pathAllows);
-  }
-  if (mode === "acceptEdits" && isEdit(request, commands)) {
-    return finish(result, "allow", "acceptEdits mode: file edits inside the workspace run without asking");
   }
   const uncovered = commands.filter((c, i) => !coverage.commands.has(i) && !c.readOnly);
   // Say why a prefix rule that names this command did not cover it (`find -exec`, `git -c`, ...).
@@ -211,6 +230,9 @@ function emptyDecision(request: DecisionRequest): Decision {
     suggestions: [],
     overridden: [],
     untrusted: [],
+    ...(request.sandbox && request.tool === "Bash"
+      ? { sandbox: { sandboxed: true, autoAllowed: false, needsPerson: [] } }
+      : {}),
   };
 }
 
@@ -234,6 +256,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       text: c.ruleText,
       bareText: stripAssignments(c.ruleText),
       wrappedText: c.argv.join(" "),
+      ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}` } : {}),
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,
       noAutoAllow: c.noAutoAllow,
@@ -311,7 +334,8 @@ function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
   if (rule.meta.effect !== "allow") {
     // Deny and ask also see the wrappers: `Bash(nohup:*)` denies `nohup ./server`.
     const { regex } = rule.command;
-    return regex.test(command.bareText) || regex.test(command.text) || regex.test(command.wrappedText);
+    return regex.test(command.bareText) || regex.test(command.text) || regex.test(command.wrappedText) ||
+      (command.viaText !== undefined && regex.test(command.viaText));
   }
   if (command.hasUnsafeEnv) return false;
   if (rule.command.isPrefix && command.noAutoAllow.length > 0) return false;

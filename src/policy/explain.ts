@@ -14,6 +14,8 @@ export function decisionJson(decision: Decision): Record<string, unknown> {
     suggestions: decision.suggestions,
     overridden: decision.overridden,
     untrusted: decision.untrusted,
+    sandboxed: decision.sandbox?.sandboxed ?? false,
+    ...(decision.sandbox ? { sandbox: decision.sandbox } : {}),
   };
 }
 
@@ -29,7 +31,21 @@ export function decisionLines(decision: Decision, subject: string): string[] {
   for (const rule of decision.untrusted) {
     lines.push(`  ignored: ${ruleWords(rule)} — the workspace is not trusted (toolrt trust)`);
   }
+  lines.push(...sandboxLines(decision));
   for (const warning of decision.warnings) lines.push(`  warning: ${warning}`);
   if (decision.suggestions.length > 0) lines.push(`  to allow: ${decision.suggestions.join(", ")}`);
   return lines;
+}
+
+/** Where the call runs and what the sandbox did about it. */
+function sandboxLines(decision: Decision): string[] {
+  const sandbox = decision.sandbox;
+  if (!sandbox?.sandboxed) return [];
+  if (sandbox.autoAllowed) {
+    return sandbox.needsPerson.length > 0
+      ? sandbox.needsPerson.map((what) => `  sandbox will block: ${what}`)
+      : ["  sandbox: anything beyond these limits fails, and the result names what a person could allow"];
+  }
+  if (decision.decision !== "ask" || sandbox.notAutoAllowed) return [];
+  return ["  sandbox: not auto-allowed: the reason above holds inside the sandbox too"];
 }

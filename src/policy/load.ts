@@ -16,7 +16,7 @@ import type { CompiledFile, FileContext } from "./policy-file.ts";
 import { type LoadedFile, Policy } from "./policy.ts";
 import { compileRuleList, type ListedRule } from "./rule-list.ts";
 import { mergeSandboxSections, type SandboxSource } from "./sandbox-policy.ts";
-import { grantsFile, readGrants } from "./session-grants.ts";
+import { grantsFile, readGrants, readSandboxGrants } from "./session-grants.ts";
 import { isTrusted } from "./trust.ts";
 import type { Effect } from "./types.ts";
 
@@ -158,6 +158,8 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     }
     rules.push(...cliRules(options.cliRules ?? {}, anchorsAt(cwd), errors, warnings));
     rules.push(...sessionRules(options.stateDir, cwd, anchorsAt(cwd), errors, warnings));
+    const granted = sessionSandbox(options.stateDir, cwd);
+    if (granted) sandboxSections.push(granted);
     if (wantsClaude) rules.push(...claudeRules(env, cwd, home, trusted, compiler, errors, warnings));
     const embedded = compiler.policyText(EMBEDDED_DEFAULT_FILE, EMBEDDED_DEFAULT_TEXT, {
       source: "default",
@@ -239,6 +241,18 @@ function sessionRules(
   const { rules, problems } = compileRuleList(listed, { source: "session", file, anchors, trusted: true });
   warnings.push(...problems.map((p) => `${file}: ${p.message}`));
   return rules;
+}
+
+/** The sandbox exceptions a person granted "always" in this workspace, as a `session` section. */
+function sessionSandbox(stateDir: string, cwd: string): SandboxSource | undefined {
+  let granted;
+  try {
+    granted = readSandboxGrants(stateDir, cwd);
+  } catch {
+    return undefined; // an unreadable grants file is already an error of sessionRules
+  }
+  if (granted.allowNet.length === 0 && granted.allowWrite.length === 0) return undefined;
+  return { source: "session", file: grantsFile(stateDir, cwd), trusted: true, sandbox: granted };
 }
 
 function claudeRules(

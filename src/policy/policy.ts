@@ -2,7 +2,7 @@
 import type { CompiledRule } from "./compile-rule.ts";
 import { type HooksConfig, mergeHooks } from "./hooks-schema.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
-import type { PolicyTestSpec } from "./schema.ts";
+import type { PolicyTestSpec, SearchScopeName } from "./schema.ts";
 import type { SourceName } from "./types.ts";
 
 /** One policy file that was read, kept for `toolrt policy test` and `validate`. */
@@ -15,8 +15,22 @@ export interface LoadedFile {
   testLines: number[];
   /** Hooks the file configures (only from trusted sources). */
   hooks?: HooksConfig;
-  /** The file's `tools` section: deferral overrides. */
-  toolLoading?: { alwaysLoad?: string[]; defer?: string[] };
+  /** The file's `tools` section: deferral overrides and search scope. */
+  toolLoading?: {
+    alwaysLoad?: string[];
+    defer?: string[];
+    search?: SearchScopeName;
+    searchServers?: string[];
+  };
+}
+
+/** What ToolSearch may find: built-in tools, MCP tools (of these servers only, when listed). */
+export interface SearchScope {
+  builtins: boolean;
+  mcp: boolean;
+  servers?: string[];
+  /** The files that narrowed it, for messages. */
+  setBy: string[];
 }
 
 export interface PolicyState {
@@ -107,6 +121,29 @@ export class Policy {
       alwaysLoad: sections.flatMap((s) => s.alwaysLoad ?? []),
       defer: sections.flatMap((s) => s.defer ?? []),
     };
+  }
+
+  /**
+   * What ToolSearch may find, all files together: each `search` and `searchServers` only narrows
+   * (a user file cannot widen what a managed one allows), so the kinds and the server lists intersect.
+   */
+  searchScope(): SearchScope {
+    // A policy that denies every call lets nothing be found either.
+    if (this.state.failClosed) return { builtins: false, mcp: false, setBy: [this.state.failClosed] };
+    let builtins = true, mcp = true;
+    let servers: string[] | undefined;
+    const setBy: string[] = [];
+    for (const file of this.state.files) {
+      const { search, searchServers } = file.toolLoading ?? {};
+      if (search === undefined && searchServers === undefined) continue;
+      setBy.push(file.file);
+      if (search === "mcp-only" || search === "none") builtins = false;
+      if (search === "builtins-only" || search === "none") mcp = false;
+      if (searchServers) {
+        servers = servers ? servers.filter((s) => searchServers.includes(s)) : [...searchServers];
+      }
+    }
+    return { builtins, mcp, ...(servers ? { servers } : {}), setBy };
   }
 
   /** Every file's hooks in source order (managed first): all of them run, as in Claude Code. */

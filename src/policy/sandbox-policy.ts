@@ -6,6 +6,8 @@
  * - Lists that take away (`denyRead`, `denyWrite`, `unsetEnv`): every file adds to them.
  * - Lists that give (`allowWrite`, `allowNet`, `excludedCommands`): every file adds to them, unless
  *   the managed policy sets that list: then only the managed entries count.
+ * - `autoAllow` is on unless a file turns it off: `false` anywhere wins (so a managed policy forces it
+ *   off, and any file may ask for more prompts, trusted or not).
  * - A project or local file of an untrusted workspace cannot loosen anything: its `enabled: false`,
  *   `allowUnsandboxedCommands: true`, `whenUnavailable: "warn"` and give-lists are ignored, with a warning.
  */
@@ -19,6 +21,8 @@ type TakeList = "denyRead" | "denyWrite" | "unsetEnv";
 
 export interface SandboxPolicy {
   enabled: boolean;
+  /** Sandboxed shell calls that nothing but "no rule allows it" stops run without a prompt. */
+  autoAllow: boolean;
   allowUnsandboxedCommands: boolean;
   whenUnavailable: "refuse" | "warn";
   allowWrite: string[];
@@ -28,7 +32,7 @@ export interface SandboxPolicy {
   denyWrite: string[];
   unsetEnv: string[];
   /** The file each single-valued setting came from, or "default": for messages that say where to change it. */
-  origin: Record<Scalar, string>;
+  origin: Record<Scalar | "autoAllow", string>;
 }
 
 export interface SandboxSource {
@@ -51,6 +55,7 @@ const LOOSE: { [K in Scalar]: SandboxPolicy[K] } = {
 
 export const DEFAULT_SANDBOX_POLICY: SandboxPolicy = {
   enabled: true,
+  autoAllow: true,
   allowUnsandboxedCommands: false,
   whenUnavailable: "refuse",
   allowWrite: [],
@@ -59,7 +64,12 @@ export const DEFAULT_SANDBOX_POLICY: SandboxPolicy = {
   denyRead: [],
   denyWrite: [],
   unsetEnv: [],
-  origin: { enabled: "default", allowUnsandboxedCommands: "default", whenUnavailable: "default" },
+  origin: {
+    enabled: "default",
+    autoAllow: "default",
+    allowUnsandboxedCommands: "default",
+    whenUnavailable: "default",
+  },
 };
 
 /** @example mergeSandboxSections([{ source: "user", file, trusted: true, sandbox: { allowNet: ["registry.npmjs.org"] } }]) */
@@ -85,6 +95,11 @@ export function mergeSandboxSections(
     whenUnavailable: scalar("whenUnavailable"),
     origin,
   };
+  const autoAllowOff = sections.find((s) => s.sandbox.autoAllow === false);
+  if (autoAllowOff) {
+    policy.autoAllow = false;
+    origin.autoAllow = `${autoAllowOff.source} policy ${autoAllowOff.file}`;
+  }
   for (const key of TAKE_LISTS) policy[key] = unique(sections.flatMap((s) => s.sandbox[key] ?? []));
   for (const key of GIVE_LISTS) {
     const managed = sections.filter((s) => s.source === "managed" && s.sandbox[key] !== undefined);

@@ -1,5 +1,6 @@
 /** The policy file format. `toolrt policy schema` prints its JSON Schema. */
 import { z } from "zod";
+import { isPreset, NET_PRESETS, unknownPreset, WRITE_PRESETS } from "../sandbox/presets.ts";
 import { hooksConfigSchema } from "./hooks-schema.ts";
 import { PERMISSION_MODES } from "./modes.ts";
 
@@ -37,6 +38,10 @@ export const policyTestSchema = z.strictObject({
 const paths = z.array(z.string().min(1, "an empty path"));
 const HOST = /^(?:(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+/** What ToolSearch may find; each policy file can only narrow it (see `Policy.searchScope`). */
+export const SEARCH_SCOPES = ["all", "mcp-only", "builtins-only", "none"] as const;
+export type SearchScopeName = (typeof SEARCH_SCOPES)[number];
+
 /** Which tools load on turn one and which wait behind ToolSearch (names, globs or MCP servers). */
 export const toolLoadingSchema = z.strictObject({
   alwaysLoad: z.array(z.string().min(1)).optional().describe(
@@ -45,19 +50,41 @@ export const toolLoadingSchema = z.strictObject({
   defer: z.array(z.string().min(1)).optional().describe(
     "Tools kept out of turn one, found through ToolSearch",
   ),
+  search: z.enum(SEARCH_SCOPES).optional().describe(
+    'Which deferred tools ToolSearch may find: "all" (default), "mcp-only", "builtins-only" or "none"',
+  ),
+  searchServers: z.array(z.string().min(1)).optional().describe(
+    "The only MCP servers (or plugins) whose tools ToolSearch may find (default: every one)",
+  ),
 });
 
 /** How Bash and ExecCommand run in the sandbox. Merging across files: `sandbox-policy.ts`. */
 export const sandboxSectionSchema = z.strictObject({
   enabled: z.boolean().optional().describe("Run Bash and ExecCommand commands in the sandbox (default true)"),
-  allowWrite: paths.optional().describe(
-    "Writable paths besides the workspace and $TMPDIR (relative to the workspace, or ~/...)",
+  autoAllow: z.boolean().optional().describe(
+    "Sandboxed Bash and ExecCommand calls that no deny or ask rule, check or protected path stops run " +
+      "without a prompt (default true; false in any file, e.g. the managed one, turns it off)",
+  ),
+  allowWrite: z.array(
+    z.string().min(1, "an empty path").refine(
+      (entry) => !isPreset(entry) || Object.hasOwn(WRITE_PRESETS, entry),
+      { error: (issue) => unknownPreset("allowWrite", String(issue.input)) },
+    ),
+  ).optional().describe(
+    "Writable paths besides the workspace and $TMPDIR (relative to the workspace, or ~/...), or @package-caches",
   ),
   denyRead: paths.optional().describe("Paths a sandboxed command may not read (e.g. ~/.ssh)"),
   denyWrite: paths.optional().describe("Paths inside writable ones that stay read-only"),
   allowNet: z.array(
-    z.string().regex(HOST, "expected a host: example.com, *.example.com or example.com:443"),
-  ).optional().describe("Hosts reachable through the sandbox's proxy (default: no network)"),
+    z.string().refine((entry) => isPreset(entry) ? Object.hasOwn(NET_PRESETS, entry) : HOST.test(entry), {
+      error: (issue) =>
+        isPreset(String(issue.input))
+          ? unknownPreset("allowNet", String(issue.input))
+          : "expected a host: example.com, *.example.com or example.com:443, or a registry preset such as @npm",
+    }),
+  ).optional().describe(
+    "Hosts reachable through the sandbox's proxy (default: no network), or registry presets: @npm, @pypi, @crates, @go, @maven",
+  ),
   unsetEnv: z.array(z.string().min(1)).optional().describe(
     "Environment-variable name globs dropped besides the default secret-looking ones",
   ),
@@ -89,7 +116,9 @@ export const policyFileSchema = z.strictObject({
   sandbox: sandboxSectionSchema.optional().describe(
     "The sandbox of Bash and ExecCommand; managed values win (see policy/README.md)",
   ),
-  tools: toolLoadingSchema.optional().describe("Deferral overrides: alwaysLoad and defer lists"),
+  tools: toolLoadingSchema.optional().describe(
+    "Deferral overrides (alwaysLoad, defer) and what ToolSearch may find (search, searchServers)",
+  ),
   rules: z.array(policyRuleSchema).default([]),
   tests: z.array(policyTestSchema).default([]),
 });

@@ -1,6 +1,7 @@
 /**
  * Session grants: "always allow" answers given while running, kept per workspace in the state dir
- * and loaded as the `session` source next time.
+ * and loaded as the `session` source next time: rules, and exceptions to the sandbox (a host it
+ * may reach, a path it may write) that a person granted when the sandbox blocked them.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -18,21 +19,57 @@ export interface SessionGrant {
   at: string;
 }
 
+/** Sandbox exceptions granted "always": added to the policy's `sandbox` lists as the session source. */
+export interface SandboxGrants {
+  allowNet: string[];
+  allowWrite: string[];
+}
+
+interface GrantsData {
+  grants?: SessionGrant[];
+  sandbox?: Partial<SandboxGrants>;
+}
+
 export function grantsFile(stateDir: string, cwd: string): string {
   const key = createHash("sha256").update(resolve(cwd)).digest("hex").slice(0, 16);
   return join(stateDir, "grants", `${key}.json`);
 }
 
-export function readGrants(stateDir: string, cwd: string): SessionGrant[] {
+function readData(stateDir: string, cwd: string): GrantsData {
   let text: string;
   try {
     text = readFileSync(grantsFile(stateDir, cwd), "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
     throw error;
   }
-  const data = JSON.parse(text) as { grants?: SessionGrant[] };
-  return data.grants ?? [];
+  return JSON.parse(text) as GrantsData;
+}
+
+function writeData(stateDir: string, cwd: string, data: GrantsData): void {
+  writeJsonAtomically(grantsFile(stateDir, cwd), { workspace: resolve(cwd), ...data });
+}
+
+export function readGrants(stateDir: string, cwd: string): SessionGrant[] {
+  return readData(stateDir, cwd).grants ?? [];
+}
+
+export function readSandboxGrants(stateDir: string, cwd: string): SandboxGrants {
+  const sandbox = readData(stateDir, cwd).sandbox ?? {};
+  return { allowNet: sandbox.allowNet ?? [], allowWrite: sandbox.allowWrite ?? [] };
+}
+
+/** Records a sandbox exception for the workspace (a host for `allowNet`, an absolute path for `allowWrite`). */
+export function addSandboxGrant(
+  stateDir: string,
+  cwd: string,
+  list: keyof SandboxGrants,
+  value: string,
+): void {
+  const data = readData(stateDir, cwd);
+  const sandbox = { ...readSandboxGrants(stateDir, cwd) };
+  sandbox[list] = [...new Set([...sandbox[list], value])];
+  writeData(stateDir, cwd, { ...data, sandbox });
 }
 
 /** Records a grant (validating the rule first) and returns every grant of the workspace. */
@@ -43,9 +80,10 @@ export function addGrant(
   effect: Effect = "allow",
 ): SessionGrant[] {
   parseRuleString(rule);
-  const grants = readGrants(stateDir, cwd).filter((g) => g.rule !== rule || g.effect !== effect);
+  const data = readData(stateDir, cwd);
+  const grants = (data.grants ?? []).filter((g) => g.rule !== rule || g.effect !== effect);
   grants.push({ rule, effect, at: new Date().toISOString() });
-  writeJsonAtomically(grantsFile(stateDir, cwd), { workspace: resolve(cwd), grants });
+  writeData(stateDir, cwd, { ...data, grants });
   return grants;
 }
 

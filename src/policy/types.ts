@@ -66,6 +66,29 @@ export interface DecisionRequest {
   requiresUserInteraction?: boolean;
   /** The Bash analyzer's result; without it the whole command string is one sub-command, no checks. */
   bash?: BashAnalysis;
+  /** Set when this shell call will run inside toolrt's sandbox; absent: it runs on the host. */
+  sandbox?: SandboxContext;
+}
+
+/**
+ * What the sandbox a shell call will run in contains, as the decision needs it (built from the
+ * policy's `sandbox` section and the workspace by the caller that runs the call).
+ */
+export interface SandboxContext {
+  /** Writable directories, the workspace first (and a private $TMPDIR besides). */
+  writable: string[];
+  /** Hosts the sandbox's proxy lets through; empty: no network. */
+  allowNet: string[];
+  /** Hosts not on the list are put to a person while the command runs (interactive sessions). */
+  asksForHosts: boolean;
+  /** Paths hidden from the command. */
+  denyRead: string[];
+  /** Why sandboxed calls are not auto-allowed (`sandbox.autoAllow` off and where); absent: they are. */
+  autoAllowOff?: string;
+  /** The model asked to run this call outside the sandbox (`dangerouslyDisableSandbox`). */
+  escapeRequested?: boolean;
+  /** Why the sandbox cannot enforce its profile as written; the call would not run. */
+  refusals?: string[];
 }
 
 export interface Decision {
@@ -91,4 +114,18 @@ export interface Decision {
    * skips other asks, never these.
    */
   hardAsk?: true;
+  /** For shell calls: where the call runs and whether the sandbox made the decision. */
+  sandbox?: SandboxVerdict;
+}
+
+/** The sandbox's part in a decision, as `toolrt check` explains it. */
+export interface SandboxVerdict {
+  /** The call runs inside toolrt's sandbox. */
+  sandboxed: boolean;
+  /** The sandbox was the allow list: no rule allowed the call, containment did. */
+  autoAllowed: boolean;
+  /** Why the sandbox did not allow it (a rule, a check, a command that needs the host ...), when it did not. */
+  notAutoAllowed?: string;
+  /** What the command may try that the sandbox will block, and the exception a person could grant. */
+  needsPerson: string[];
 }

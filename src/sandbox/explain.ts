@@ -5,6 +5,7 @@
 import { join, resolve } from "node:path";
 import type { Denial } from "./proxy.ts";
 import { isInside } from "../tool/paths.ts";
+import { WRITE_PRESETS } from "./presets.ts";
 import type { SandboxProfile } from "./profile.ts";
 
 export interface FailureInfo {
@@ -16,7 +17,8 @@ export interface FailureInfo {
   denials?: Denial[];
 }
 
-const WRITE_DENIED = /Read-only file system|EROFS|Device or resource busy/;
+// Node's recursive mkdir reports a read-only parent as ENOENT (npm's cache under a read-only home).
+const WRITE_DENIED = /Read-only file system|EROFS|Device or resource busy|ENOENT[^\n]*\bmkdir\b/;
 const ACCESS_DENIED = /Permission denied|Operation not permitted|EACCES|EPERM/;
 const NETWORK_DOWN =
   /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH/i;
@@ -52,13 +54,45 @@ function whyNotWritable(path: string, profile: SandboxProfile): string | null {
   const denied = profile.denyWrite.find((d) => isInside(path, d));
   if (denied) return `${denied} is in the sandbox's denyWrite list. Ask the user whether it may be changed.`;
   if (!profile.writableRoots.some((r) => isInside(path, r))) {
+    const cache = isPackageCache(path)
+      ? " It is a package manager's download cache: the opt-in preset @package-caches (sandbox allowWrite, or --allow-write @package-caches) makes the existing ones writable."
+      : "";
     return `${path} is outside the writable directories (${
       profile.writableRoots.join(", ")
     }, and $TMPDIR). ` +
       `If the task needs it, ask for the narrow exception: allow writing ${path} (sandbox allowWrite, ` +
-      `or --allow-write ${path}), rather than turning the sandbox off.`;
+      `or --allow-write ${path}), rather than turning the sandbox off.${cache}`;
   }
   return null;
+}
+
+/** Whether a path lies in one of the package caches of the @package-caches preset, in any home. */
+function isPackageCache(path: string): boolean {
+  return (WRITE_PRESETS["@package-caches"] ?? []).some((entry) => {
+    const at = path.indexOf(`/${entry.slice(2)}`);
+    const end = at + entry.length - 1;
+    return at > 0 && (path.length === end || path[end] === "/");
+  });
+}
+
+/**
+ * Paths the output says could not be written only because they lie outside the writable paths:
+ * what a person may grant (protected paths, denyWrite and hidden paths never are).
+ */
+export function blockedWrites(
+  failure: Pick<FailureInfo, "output" | "cwd">,
+  profile: SandboxProfile,
+): string[] {
+  const found = failure.output.split("\n")
+    .filter((line) => WRITE_DENIED.test(line) || ACCESS_DENIED.test(line))
+    .flatMap((line) => pathsIn(line, failure.cwd))
+    .filter((path) =>
+      !profile.denyRead.some((d) => isInside(path, d)) && !profile.writableRoots.some((r) =>
+        isInside(path, r)
+      ) &&
+      !profile.denyWrite.some((d) => isInside(path, d))
+    );
+  return [...new Set(found)];
 }
 
 /**

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { connect } from "node:net";
 import { Channel } from "./channel.ts";
 import type { SandboxAvailability } from "./detect.ts";
-import { type Denial, startProxy } from "./proxy.ts";
+import { type Denial, type HostAsker, startProxy } from "./proxy.ts";
 import { StreamKind } from "./mux.ts";
 
 /** Ports the bridge listens on inside the sandbox's private network namespace. */
@@ -39,8 +39,9 @@ function proxyEnv(httpUrl: string, socksUrl: string): Record<string, string> {
 export async function startNetwork(
   allowNet: string[],
   availability: SandboxAvailability,
+  askHost?: HostAsker,
 ): Promise<NetworkSession> {
-  const proxy = await startProxy(allowNet);
+  const proxy = await startProxy(allowNet, askHost ? { askHost } : {});
   const direct = availability.available && availability.kind === "sandbox-exec";
   const ports = direct ? { http: proxy.httpPort, socks: proxy.socksPort } : BRIDGE_PORTS;
   return {

@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { DEFAULT_SECRET_ENV_PATTERNS } from "./env.ts";
 import { isInside } from "../tool/paths.ts";
 import { expandPath, resolveReal } from "./paths.ts";
+import { expandPresets } from "./presets.ts";
 import { MANDATORY_PROTECTED, type ProtectedEntry } from "./protected.ts";
 
 /** What policy or the command line asks for. Paths may be relative (to the workspace) or use `~`. */
@@ -55,7 +56,8 @@ export function buildSandboxProfile(
   context: { home?: string } = {},
 ): SandboxProfile {
   const home = context.home ?? homedir();
-  const problems: string[] = [];
+  const presets = expandPresets(settings, home);
+  const problems: string[] = [...presets.problems];
   const resolveAll = (paths: string[] | undefined, what: string) =>
     (paths ?? []).flatMap((raw) => {
       const real = resolveReal(expandPath(raw, { home, base: workspace }));
@@ -64,7 +66,7 @@ export function buildSandboxProfile(
     });
   const [workspaceReal] = resolveAll([workspace], "workspace");
   const root = workspaceReal ?? expandPath(workspace, { home, base: process.cwd() });
-  const writable = [root, ...resolveAll(settings.allowWrite, "allowWrite")];
+  const writable = [root, ...resolveAll(presets.allowWrite, "allowWrite")];
   const writableRoots = writable.filter((p, i) =>
     writable.findIndex((q) => q === p) === i && !writable.some((q) => q !== p && isInside(p, q))
   );
@@ -74,7 +76,7 @@ export function buildSandboxProfile(
     denyRead: unique(resolveAll(settings.denyRead, "denyRead")),
     denyWrite: unique(resolveAll(settings.denyWrite, "denyWrite")),
     protectedEntries: MANDATORY_PROTECTED,
-    allowNet: unique(settings.allowNet ?? []),
+    allowNet: presets.allowNet,
     unsetEnvPatterns: unique([...DEFAULT_SECRET_ENV_PATTERNS, ...(settings.unsetEnv ?? [])]),
     limits: {
       maxProcesses: settings.maxProcesses ?? DEFAULT_LIMITS.maxProcesses,

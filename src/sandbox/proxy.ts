@@ -1,31 +1,16 @@
 /**
  * The runtime's egress proxy: HTTP (CONNECT and absolute-URI requests) and SOCKS5 (CONNECT, no
  * auth) on 127.0.0.1, letting through only hosts on the allow-list and recording every denial.
+ * With `askHost`, a host not on the list is put to a person (once per host while the proxy runs;
+ * the connection waits for the answer); without it, it is denied.
  */
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { isHostAllowed } from "./host-allow.ts";
 
 export interface Denial {
   host: string;
   port: number;
   via: "http" | "socks";
-}
-
-/**
- * Is `host:port` allowed? Entries: `example.com` (any port), `*.example.com` (subdomains only),
- * `example.com:443` (that port). Case-insensitive; IPv6 literals may be bracketed. Pure.
- */
-export function isHostAllowed(host: string, port: number, allowList: readonly string[]): boolean {
-  const wanted = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
-  return allowList.some((raw) => {
-    const entry = raw.toLowerCase().trim();
-    const portMatch = /^(.*):(\d+)$/.exec(entry);
-    const pattern = (portMatch && !entry.startsWith("[") ? portMatch[1]! : entry).replace(/^\[(.*)\]$/, "$1");
-    if (portMatch && !entry.startsWith("[") && Number(portMatch[2]) !== port) return false;
-    if (pattern.startsWith("*.")) {
-      return wanted.endsWith(pattern.slice(1)) && wanted.length > pattern.length - 1;
-    }
-    return wanted === pattern;
-  });
 }
 
 export interface ProxyServer {
@@ -37,10 +22,28 @@ export interface ProxyServer {
 
 const MAX_HEADER = 64 * 1024;
 
-export async function startProxy(allowList: readonly string[]): Promise<ProxyServer> {
+/** Asks whether a host not on the allow-list may be reached; resolves false for no. */
+export type HostAsker = (host: string, port: number) => Promise<boolean>;
+
+export async function startProxy(
+  allowList: readonly string[],
+  options: { askHost?: HostAsker } = {},
+): Promise<ProxyServer> {
   const denials: Denial[] = [];
-  const allowed = (host: string, port: number, via: Denial["via"]) => {
-    if (isHostAllowed(host, port, allowList)) return true;
+  const answers = new Map<string, Promise<boolean>>();
+  const askOnce = (host: string, port: number): Promise<boolean> => {
+    const ask = options.askHost;
+    if (!ask) return Promise.resolve(false);
+    const key = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = ask(host, port).catch(() => false);
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+  const allowed: Check = async (host, port, via) => {
+    if (isHostAllowed(host, port, allowList) || await askOnce(host, port)) return true;
     denials.push({ host, port, via });
     return false;
   };
@@ -68,7 +71,7 @@ function listen(server: Server): Promise<number> {
   });
 }
 
-type Check = (host: string, port: number, via: Denial["via"]) => boolean;
+type Check = (host: string, port: number, via: Denial["via"]) => Promise<boolean>;
 
 /** Collects bytes until `complete` says how many belong to the head, then hands over. */
 function readHead(
@@ -122,14 +125,18 @@ function serveHttp(client: Socket, allowed: Check): void {
       if (at < 0 || !Number.isInteger(port)) {
         return refuse("400 Bad Request", "toolrt sandbox proxy: bad CONNECT target");
       }
-      if (!allowed(host, port, "http")) return refuse("403 Forbidden", deniedText(host, port));
-      return tunnel(
-        client,
-        host.replace(/^\[(.*)\]$/, "$1"),
-        port,
-        rest,
-        () => client.write("HTTP/1.1 200 Connection Established\r\n\r\n"),
+      void allowed(host, port, "http").then((ok) =>
+        ok
+          ? tunnel(
+            client,
+            host.replace(/^\[(.*)\]$/, "$1"),
+            port,
+            rest,
+            () => client.write("HTTP/1.1 200 Connection Established\r\n\r\n"),
+          )
+          : refuse("403 Forbidden", deniedText(host, port))
       );
+      return;
     }
     let url: URL;
     try {
@@ -142,14 +149,17 @@ function serveHttp(client: Socket, allowed: Check): void {
     }
     const port = Number(url.port || 80);
     const host = url.hostname;
-    if (!allowed(host, port, "http")) return refuse("403 Forbidden", deniedText(host, port));
     const requestLine = `${method} ${url.pathname}${url.search} ${version}`;
     const rewritten = Buffer.concat([
       Buffer.from(requestLine, "latin1"),
       head.subarray(head.indexOf("\r\n")),
       rest,
     ]);
-    tunnel(client, host.replace(/^\[(.*)\]$/, "$1"), port, rewritten, () => {});
+    void allowed(host, port, "http").then((ok) =>
+      ok
+        ? tunnel(client, host.replace(/^\[(.*)\]$/, "$1"), port, rewritten, () => {})
+        : refuse("403 Forbidden", deniedText(host, port))
+    );
   });
 }
 
@@ -166,8 +176,11 @@ function serveSocks(client: Socket, allowed: Check): void {
         const target = parseSocksTarget(request);
         const reply = (code: number) => Buffer.from([5, code, 0, 1, 0, 0, 0, 0, 0, 0]);
         if (!target || request[1] !== 1) return client.end(reply(7)); // command not supported
-        if (!allowed(target.host, target.port, "socks")) return client.end(reply(2)); // not allowed by ruleset
-        tunnel(client, target.host, target.port, rest, () => client.write(reply(0)));
+        void allowed(target.host, target.port, "socks").then((ok) =>
+          ok
+            ? tunnel(client, target.host, target.port, rest, () => client.write(reply(0)))
+            : client.end(reply(2)) // not allowed by ruleset
+        );
       });
     },
   );

@@ -19,6 +19,7 @@ import { sbplProfile } from "./sbpl.ts";
 import { ScanLimitError, scanWritableRoots } from "./scan.ts";
 import { seccompProgram } from "./seccomp.ts";
 import type { NetworkSession } from "./network.ts";
+import type { HostAsker } from "./proxy.ts";
 import { timingMark } from "./timing.ts";
 
 /** No sandbox on this machine (bwrap missing, user namespaces off ...). */
@@ -44,6 +45,11 @@ export interface WrapOptions {
    * neither creates nor removes one then. Absent: the run makes its own and removes it in cleanup.
    */
   cgroup?: Cgroup | null;
+  /**
+   * Puts a host not on the allow-list to a person while the command runs (interactive sessions).
+   * With it, the network starts even when `allowNet` is empty; without it, such hosts are denied.
+   */
+  askHost?: HostAsker;
 }
 
 export interface WrappedCommand {
@@ -106,8 +112,8 @@ export async function wrapCommand(
     const scrubbed = scrubEnv(options.env ?? process.env, profile.unsetEnvPatterns);
     const env = { ...scrubbed.env, TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir };
     // The proxy's modules load only for a run that has network at all.
-    const network = profile.allowNet.length > 0
-      ? await (await import("./network.ts")).startNetwork(profile.allowNet, availability)
+    const network = profile.allowNet.length > 0 || options.askHost
+      ? await (await import("./network.ts")).startNetwork(profile.allowNet, availability, options.askHost)
       : null;
     if (network) {
       cleanups.push(() => network.stop());

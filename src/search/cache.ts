@@ -11,7 +11,7 @@ import { decodeIndex, encodeIndex } from "./index-file.ts";
 import { ToolIndex } from "./tool-index.ts";
 
 /** Bump when analysis or the serialized shape changes, so stale cache files are never read. */
-const INDEX_FORMAT = 3;
+const INDEX_FORMAT = 4;
 
 export function contentKey(content: string | Uint8Array): string {
   return `${INDEX_FORMAT}-${new Bun.CryptoHasher("sha256").update(content).digest("hex").slice(0, 32)}`;

@@ -1,8 +1,10 @@
 /**
  * What the index reads of a tool, field by field: its name (server part apart), searchHint,
- * description, argument names, and argument descriptions with their enum values.
+ * description, argument names, and argument descriptions with their enum values; and the kinds of
+ * input it requires and takes, for the re-ranker.
  */
 import type { AnyTool, JsonSchema } from "../tool/types.ts";
+import { schemaInputs, type ToolInputs } from "./inputs.ts";
 
 export interface SearchDocument {
   /** The name the model calls the tool by. */
@@ -15,6 +17,8 @@ export interface SearchDocument {
   description: string;
   argNames: string;
   argText: string;
+  /** What the tool's input schema says it needs (see `inputs.ts`). */
+  inputs: ToolInputs;
 }
 
 /** How deep argument schemas are walked: nested objects rarely name what the tool is for. */
@@ -23,7 +27,8 @@ const MAX_SCHEMA_DEPTH = 3;
 export function toolDocument(tool: AnyTool): SearchDocument {
   const server = tool.origin.server ?? "";
   const args = { names: [] as string[], text: [] as string[] };
-  collectArguments(tool.inputJSONSchema(), 0, args);
+  const schema = tool.inputJSONSchema();
+  collectArguments(schema, 0, args);
   return {
     name: tool.name,
     toolName: tool.origin.originalName ?? stripServerPrefix(tool.name, server),
@@ -32,6 +37,7 @@ export function toolDocument(tool: AnyTool): SearchDocument {
     description: tool.description,
     argNames: args.names.join(" "),
     argText: args.text.join(" "),
+    inputs: schemaInputs(schema),
   };
 }
 

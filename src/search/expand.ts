@@ -30,6 +30,8 @@ export interface SearchLayers {
   questions: boolean;
   /** Re-ranking on one thing or many: "the issue #42" gets, "my issues" lists. */
   number: boolean;
+  /** Re-ranking on the tool's required inputs against what the request gives (coordinates, an id...). */
+  inputs: boolean;
 }
 
 export const ALL_LAYERS: SearchLayers = {
@@ -43,6 +45,7 @@ export const ALL_LAYERS: SearchLayers = {
   nameMatch: true,
   servers: true,
   number: true,
+  inputs: true,
 };
 
 /** The query as groups of weighted terms, and where each group came from. */

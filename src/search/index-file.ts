@@ -15,6 +15,7 @@ interface Header {
   postings: number;
   servers: string[];
   nameTerms: number;
+  idNouns: (readonly string[])[];
 }
 
 /** Every array starts on a multiple of 8 bytes, so each can be viewed in place. */
@@ -30,6 +31,7 @@ export function encodeIndex(tool: ToolIndex): Uint8Array {
     postings: postings.docs.length,
     servers: [...facts.servers],
     nameTerms: facts.nameTerms.length,
+    idNouns: [...facts.idNouns],
   };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const arrays = [
@@ -42,6 +44,8 @@ export function encodeIndex(tool: ToolIndex): Uint8Array {
     facts.serverIds,
     facts.actions,
     facts.numbers,
+    facts.requiredInputs,
+    facts.acceptedInputs,
   ];
   const offsets: number[] = [];
   let size = padded(4 + json.length);
@@ -81,8 +85,20 @@ export function decodeIndex(bytes: Uint8Array): ToolIndex {
   const serverIds = take((o) => new Int32Array(buffer, o, toolCount), toolCount * 4);
   const actions = take((o) => new Uint16Array(buffer, o, toolCount), toolCount * 2);
   const numbers = take((o) => new Int8Array(buffer, o, toolCount), toolCount);
+  const requiredInputs = take((o) => new Uint8Array(buffer, o, toolCount), toolCount);
+  const acceptedInputs = take((o) => new Uint8Array(buffer, o, toolCount), toolCount);
   const terms = new Map(header.terms.map((term, id) => [term, id]));
-  const facts = { nameStarts, nameTerms, actions, numbers, serverIds, servers: header.servers };
+  const facts = {
+    nameStarts,
+    nameTerms,
+    actions,
+    numbers,
+    serverIds,
+    servers: header.servers,
+    requiredInputs,
+    acceptedInputs,
+    idNouns: header.idNouns,
+  };
   const index = new SearchIndex(header.names, { terms, starts, docs, tfs, idf }, facts, header.words);
   return new ToolIndex(index, header.aliases);
 }

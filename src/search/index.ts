@@ -9,7 +9,7 @@ import { baseWords, isStopWord, stem } from "./tokenize.ts";
 import { type ToolFacts, ToolFactsBuilder } from "./tool-facts.ts";
 import { TermBuffer, WordTable } from "./word-table.ts";
 
-type Field = Exclude<keyof SearchDocument, "name">;
+type Field = Exclude<keyof SearchDocument, "name" | "inputs">;
 
 interface FieldSpec {
   weight: number;
@@ -185,7 +185,7 @@ export function buildSearchIndex(documents: readonly SearchDocument[]): SearchIn
       const start = ids.length;
       table.scan(doc[field], ids);
       ends[d * fieldCount + f] = ids.length;
-      if (field === "toolName") facts.add(doc.toolName, ids.ids, start, ids.length, doc.server);
+      if (field === "toolName") facts.add(doc, ids.ids, start, ids.length);
     });
   });
   const termCount = table.termCount;

@@ -2,13 +2,16 @@
  * Second stage of the ranking: the best candidates of BM25F are scored again with what a bag of
  * words cannot see. Does the tool's name verb do what the request asks (a question wants a
  * lookup, not a delete)? Does its name hold the request's objects, and little else? Is it on the
- * server the request names? Does it give one thing or many, as asked? The weights are round numbers
- * read off `bench/search-fit.ts`, which fits them on the tuning and development queries by
- * coordinate ascent: every fold wants more weight on precision and servers and a little on number;
- * under 4-fold cross-validation the fitted weights do no better on unseen queries than these (MRR
- * 0.817 against 0.822).
+ * server the request names? Does it give one thing or many, as asked? Does it take what the
+ * request supplies (coordinates, the id of the thing it names)? The weights are round numbers read
+ * off `bench/search-fit.ts`, which fits them on the tuning and development queries by coordinate
+ * ascent: every fold wants more weight on precision and servers, a little on number, and some on
+ * both input features; a penalty for required ids the request does not give was fitted to nothing
+ * and left out. Under 4-fold cross-validation the fitted weights do no better on unseen queries
+ * than these (MRR 0.768 against 0.769).
  */
 import type { QueryGroup, ScoredDoc, SearchIndex } from "./index.ts";
+import { inputFit, type SuppliedInputs } from "./inputs.ts";
 import { actionFit } from "./intent.ts";
 import { serverWords } from "./servers.ts";
 
@@ -28,6 +31,10 @@ export interface RerankWeights {
   otherServer: number;
   /** The tool gives one thing or many as the request asks (1), or the other (-1); see `number.ts`. */
   number: number;
+  /** Share of the request's kinds of input (an id, coordinates...) the tool takes; see `inputs.ts`. */
+  inputs: number;
+  /** The request gives the id of a thing the tool requires the id of ("issue 42" and `issue_iid`). */
+  namedId: number;
 }
 
 export const RERANK_WEIGHTS: RerankWeights = {
@@ -37,6 +44,8 @@ export const RERANK_WEIGHTS: RerankWeights = {
   server: 0.4,
   otherServer: -0.3,
   number: 0.05,
+  inputs: 0.2,
+  namedId: 0.3,
 };
 
 /** What the re-ranker reads of a query. */
@@ -50,13 +59,16 @@ export interface RerankQuery {
   stems: readonly string[];
   /** Whether the request asks for one thing or many (see `number.ts`). */
   number: number;
+  /** What the request's text supplies (see `inputs.ts`). */
+  inputs: SuppliedInputs;
 }
 
 export type RerankFeatures = Record<keyof RerankWeights, number>;
 
 /** The features of each candidate, for ranking and for fitting the weights. */
 export function rerankFeatures(index: SearchIndex, query: RerankQuery, candidates: readonly ScoredDoc[]) {
-  const { nameStarts, nameTerms, actions, numbers, serverIds } = index.facts;
+  const { nameStarts, nameTerms, actions, numbers, serverIds, requiredInputs, acceptedInputs, idNouns } =
+    index.facts;
   const { terms } = index.postings;
   const groupIds = query.groups.map((group) => group.map(({ term }) => terms.get(term) ?? -1));
   const named = namedServers(index, query.stems);
@@ -73,6 +85,11 @@ export function rerankFeatures(index: SearchIndex, query: RerankQuery, candidate
     let asked = 0;
     for (let i = from; i < to; i++) if (groupIds.some((ids) => ids.includes(nameTerms[i]!))) asked++;
     const onNamed = named.has(serverIds[doc]!);
+    const fit = inputFit(query.inputs, {
+      required: requiredInputs[doc]!,
+      accepted: acceptedInputs[doc]!,
+      idNouns: idNouns[doc]!,
+    });
     return {
       action: actionFit(query.actions, actions[doc]!),
       coverage: objects === 0 ? 0 : covered / objects,
@@ -80,6 +97,8 @@ export function rerankFeatures(index: SearchIndex, query: RerankQuery, candidate
       server: onNamed ? 1 : 0,
       otherServer: named.size > 0 && !onNamed ? 1 : 0,
       number: query.number * numbers[doc]!,
+      inputs: fit.given,
+      namedId: fit.idNamed,
     };
   });
 }

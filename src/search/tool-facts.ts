@@ -1,8 +1,10 @@
 /**
  * What the re-ranker knows of each tool besides its postings: the distinct terms of its name, the
- * action class of its name verb, whether it gives one thing or many, and its server. Made once at build time from the term ids the
+ * action class of its name verb, whether it gives one thing or many, its server and the kinds of
+ * input it requires and takes. Made once at build time from the term ids the
  * tokenizer already produced, in flat typed arrays so the cache file stores them as they are.
  */
+import type { SearchDocument } from "./document.ts";
 import { nameActions } from "./intent.ts";
 import { toolNumber } from "./number.ts";
 import { surfaceWords } from "./tokenize.ts";
@@ -15,6 +17,11 @@ export interface ToolFacts {
   actions: Uint16Array;
   /** Each tool's grammatical number (see `number.ts`): `MANY`, `ONE` or 0. */
   numbers: Int8Array;
+  /** Kinds of input (see `inputs.ts`) each tool requires, and takes at all. */
+  requiredInputs: Uint8Array;
+  acceptedInputs: Uint8Array;
+  /** Stemmed words of the things whose ids each tool requires (see `inputs.ts`). */
+  idNouns: readonly (readonly string[])[];
   /** Each tool's server, an index into `servers`. */
   serverIds: Int32Array;
   servers: readonly string[];
@@ -27,12 +34,16 @@ export class ToolFactsBuilder {
   private readonly actions: number[] = [];
   private readonly numbers: number[] = [];
   private readonly serverIds: number[] = [];
+  private readonly requiredInputs: number[] = [];
+  private readonly acceptedInputs: number[] = [];
+  private readonly idNouns: (readonly string[])[] = [];
   private readonly serverIndex = new Map<string, number>();
 
   constructor(private readonly termNames: readonly string[]) {}
 
-  /** Adds the next tool: its name, the name's term ids `ids[from]` up to `ids[to]`, and its server. */
-  add(name: string, ids: Int32Array, from: number, to: number, server: string): void {
+  /** Adds the next tool: its document, and its name's term ids `ids[from]` up to `ids[to]`. */
+  add(document: SearchDocument, ids: Int32Array, from: number, to: number): void {
+    const { toolName: name, server } = document;
     const start = this.nameTerms.length;
     for (let i = from; i < to; i++) {
       const term = ids[i]!;
@@ -45,6 +56,9 @@ export class ToolFactsBuilder {
     let serverId = this.serverIndex.get(server);
     if (serverId === undefined) this.serverIndex.set(server, serverId = this.serverIndex.size);
     this.serverIds.push(serverId);
+    this.requiredInputs.push(document.inputs.required);
+    this.acceptedInputs.push(document.inputs.accepted);
+    this.idNouns.push(document.inputs.idNouns);
   }
 
   finish(): ToolFacts {
@@ -54,6 +68,9 @@ export class ToolFactsBuilder {
       actions: Uint16Array.from(this.actions),
       numbers: Int8Array.from(this.numbers),
       serverIds: Int32Array.from(this.serverIds),
+      requiredInputs: Uint8Array.from(this.requiredInputs),
+      acceptedInputs: Uint8Array.from(this.acceptedInputs),
+      idNouns: this.idNouns,
       servers: [...this.serverIndex.keys()],
     };
   }

@@ -10,6 +10,7 @@ import type { AnyTool } from "../tool/types.ts";
 import { type SearchDocument, toolDocument } from "./document.ts";
 import { ALL_LAYERS, expandQuery, type SearchLayers } from "./expand.ts";
 import { buildSearchIndex, type ScoredDoc, SearchIndex } from "./index.ts";
+import { suppliedInputs } from "./inputs.ts";
 import { queryIntent } from "./intent.ts";
 import { queryNumber } from "./number.ts";
 import { parseQuery } from "./query.ts";
@@ -101,6 +102,7 @@ export class ToolIndex {
       actions: intent.actions,
       stems: words.flatMap(analyzeWord),
       number: queryNumber(text),
+      inputs: suppliedInputs(text),
     };
     return { query, candidates: this.index.search(groups, CANDIDATES, allowed) };
   }
@@ -151,6 +153,8 @@ function layerWeights(weights: RerankWeights, layers: SearchLayers): RerankWeigh
     server: layers.servers ? weights.server : 0,
     otherServer: layers.servers ? weights.otherServer : 0,
     number: layers.number ? weights.number : 0,
+    inputs: layers.inputs ? weights.inputs : 0,
+    namedId: layers.inputs ? weights.namedId : 0,
   };
 }
 

@@ -52,3 +52,45 @@ test("two scopes at once is a usage error", () => {
   const { cwd, env } = place();
   expect(runCli(["--cwd", cwd, "hook", "install", "--user", "--project"], { env }).code).toBe(2);
 });
+
+test("hook install --sandbox writes an entry that runs toolrt hook --sandbox; hosts that cannot change a command refuse it", () => {
+  const { cwd, env } = place();
+  const install = runCli(["--cwd", cwd, "hook", "install", "--sandbox"], { env });
+  expect(install.code, install.stderr).toBe(0);
+  const settings = JSON.parse(readFileSync(join(cwd, ".claude", "settings.json"), "utf8"));
+  const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
+  expect(command).toEndWith(" hook --sandbox");
+  // Installing again without --sandbox replaces toolrt's entry rather than adding a second one.
+  expect(runCli(["--cwd", cwd, "hook", "install"], { env }).code).toBe(0);
+  const again = JSON.parse(readFileSync(join(cwd, ".claude", "settings.json"), "utf8"));
+  expect(again.hooks.PreToolUse.length).toBe(1);
+  expect(again.hooks.PreToolUse[0].hooks[0].command).toEndWith(" hook");
+
+  const refused = runCli(["--cwd", cwd, "hook", "install", "--host", "cursor", "--sandbox"], { env });
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain(
+    "--sandbox needs a host whose hook can change the command; cursor's cannot",
+  );
+  expect(existsSync(join(cwd, ".cursor"))).toBe(false);
+});
+
+test("hook --sandbox on the command line rewrites a Bash call no rule allows", () => {
+  const { cwd, env } = place();
+  const stdin = JSON.stringify({
+    hook_event_name: "PreToolUse",
+    cwd,
+    tool_name: "Bash",
+    tool_input: { command: "npm test", description: "tests" },
+  });
+  const run = runCli(["hook", "--sandbox"], { cwd, env, stdin });
+  expect(run.code).toBe(0);
+  const out = JSON.parse(run.stdout).hookSpecificOutput;
+  if (out.permissionDecision === "allow") {
+    expect(out.updatedInput.description).toBe("tests");
+    expect(out.updatedInput.command).toContain(" sandbox --workspace=");
+    expect(out.updatedInput.command).toEndWith(" -- bash --noprofile --norc -c 'npm test'");
+  } else {
+    // No sandbox on this machine: nothing is rewritten, the host prompts as before.
+    expect(run.stdout.trim()).toBe("");
+  }
+});

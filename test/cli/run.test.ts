@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sandboxAnswerOf } from "../../src/cli/run.ts";
 import { runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/session-context.ts";
 
@@ -72,4 +73,21 @@ describe("toolrt run: interruption", () => {
     expect(out).not.toContain("never");
     expect(code).toBe(1);
   });
+});
+
+test("a sandbox question's typed answer: once, session, always; anything else is no", () => {
+  const typed = ["o", "ONCE ", "s", "session", "a", "always", "", "y", "yes", "n", "allow"];
+  expect(typed.map(sandboxAnswerOf)).toEqual([
+    "once",
+    "once",
+    "session",
+    "session",
+    "always",
+    "always",
+    "no",
+    "no",
+    "no",
+    "no",
+    "no",
+  ]);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.ts";
@@ -61,5 +61,25 @@ describe("toolrt search", () => {
     const run = runCli(["--state-dir", stateDir, "search", "--json", "anything"]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ query: "anything", results: [] });
+  });
+
+  test("the policy's tools.search and tools.searchServers limit what is found", () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrt-cli-search-scope-"));
+    const policy = (tools: object) => {
+      const file = join(dir, `${JSON.stringify(tools).length}-${Math.random()}.json`);
+      writeFileSync(file, JSON.stringify({ tools }));
+      return file;
+    };
+    // The unrestricted index of this catalog is already cached: a narrower scope must not reuse it.
+    const onlySlack = search(["--json", "--policy", policy({ searchServers: ["slack"] }), "open a PR"]);
+    expect(onlySlack.code).toBe(0);
+    const names = JSON.parse(onlySlack.stdout).results.map((r: { name: string }) => r.name);
+    expect(names.every((name: string) => name.startsWith("mcp__slack__"))).toBe(true);
+    const none = search(["--json", "--policy", policy({ search: "builtins-only" }), "open a PR"]);
+    expect(none.code).toBe(0);
+    const out = JSON.parse(none.stdout);
+    expect(out.results).toEqual([]);
+    expect(out.restricted).toContain("restricted by policy");
+    expect(search(["--policy", policy({ search: "everything" }), "x"]).code).toBe(2);
   });
 });

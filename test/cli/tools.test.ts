@@ -76,6 +76,6 @@ describe("deferral overrides from policy files", () => {
     const run = runCli(["--policy", file, "tools"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("p.json:3:5");
-    expect(run.stderr).toContain("expected one of: alwaysLoad, defer");
+    expect(run.stderr).toContain("expected one of: alwaysLoad, defer, search, searchServers");
   });
 });

@@ -1,23 +1,30 @@
 /** Pure pieces of the host mapping: the fast command line, shell argv, patch envelopes. */
 import { describe, expect, test } from "bun:test";
 import { patchedFiles } from "../../src/hook/apply-patch.ts";
-import { fastHookHost } from "../../src/hook/args.ts";
+import { fastHookInvocation } from "../../src/hook/args.ts";
 import { commandText } from "../../src/hook/shell-command.ts";
 
-describe("fastHookHost: only a plain hook call skips the full command line", () => {
+describe("fastHookInvocation: only a plain hook call skips the full command line", () => {
   test.each(
     [
-      [["hook"], "claude-code"],
-      [["hook", "--host", "codex"], "codex"],
-      [["hook", "--host=cursor"], "cursor"],
+      [["hook"], { host: "claude-code", sandbox: false }],
+      [["hook", "--host", "codex"], { host: "codex", sandbox: false }],
+      [["hook", "--host=cursor"], { host: "cursor", sandbox: false }],
+      [["hook", "--sandbox"], { host: "claude-code", sandbox: true }],
+      [["hook", "--sandbox", "--host", "gemini-cli"], { host: "gemini-cli", sandbox: true }],
+      [["hook", "--host=codex", "--sandbox"], { host: "codex", sandbox: true }],
+      [["hook", "--sandbox", "--sandbox"], undefined],
+      [["hook", "--host", "codex", "--host", "cursor"], undefined],
+      [["hook", "--host"], undefined],
       [["hook", "--host", "nope"], undefined],
       [["hook", "--deny", "Bash"], undefined],
       [["hook", "install"], undefined],
+      [["hook", "install", "--sandbox"], undefined],
       [["check", "Bash", "ls"], undefined],
       [["--cwd", "/x", "hook"], undefined],
     ] as const,
-  )("%j → %s", (argv, host) => {
-    expect(fastHookHost(argv)).toBe(host);
+  )("%j → %j", (argv, invocation) => {
+    expect(fastHookInvocation(argv)).toEqual(invocation);
   });
 });
 

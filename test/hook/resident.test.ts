@@ -36,6 +36,7 @@ async function startHelper(answer: (request: HelperRequest) => Promise<string>, 
 const request = (stdin: string, build = BUILD): HelperRequest => ({
   build,
   host: "claude-code",
+  sandbox: false,
   cwd: "/",
   stdin,
 });

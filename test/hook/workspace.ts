@@ -19,7 +19,7 @@ export interface HookWorkspace {
   env: Record<string, string>;
   audit: AuditEvent[];
   /** Runs the hook on this stdin text; `$CWD` in it stands for the workspace. */
-  run(host: HostName, stdin: string): Promise<string>;
+  run(host: HostName, stdin: string, options?: { sandbox?: boolean }): Promise<string>;
 }
 
 export function hookWorkspace(): HookWorkspace {
@@ -46,11 +46,12 @@ export function hookWorkspace(): HookWorkspace {
     home,
     env,
     audit,
-    run: (host, stdin) =>
-      runHook(stdin.replaceAll("$CWD", cwd), host, globalsFrom({ cwd: home, stateDir }), {
-        analyzeBash,
-        audit: (event) => audit.push(event),
-        env,
-      }),
+    run: (host, stdin, options = {}) =>
+      runHook(
+        stdin.replaceAll("$CWD", cwd),
+        { host, sandbox: options.sandbox === true },
+        globalsFrom({ cwd: home, stateDir }),
+        { analyzeBash, audit: (event) => audit.push(event), env, self: ["/opt/toolrt/bin/toolrt"] },
+      ),
   };
 }

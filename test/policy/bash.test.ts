@@ -50,6 +50,20 @@ describe("assignments and wrappers", () => {
     expect(run(a).decision).toBe("deny");
   });
 
+  test("deny and ask see the wrapper a command was taken out of (bash -c, xargs)", () => {
+    const policy = box.load({ cliRules: { deny: ["Bash(bash:*)"], ask: ["Bash(xargs:*)"] } });
+    const inner = analysis("bash -c ls", [{ ruleText: "ls", argv: ["ls"], readOnly: true, via: "bash -c" }], {
+      readOnly: true,
+    });
+    expect(decideIn(box, policy, bashCall(inner.command, inner)).decision).toBe("deny");
+    const piped = analysis("echo a | xargs touch", ["echo a", {
+      ruleText: "touch",
+      argv: ["touch"],
+      via: "xargs",
+    }]);
+    expect(decideIn(box, policy, bashCall(piped.command, piped)).decision).toBe("ask");
+  });
+
   test("noAutoAllow blocks prefix allows, not exact ones", () => {
     const reason = "find with '-exec' executes commands or modifies files";
     const a = analysis("find . -exec rm {} ;", [{ ruleText: "find . -exec rm {} ;", noAutoAllow: [reason] }]);

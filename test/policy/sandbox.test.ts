@@ -18,7 +18,7 @@ describe("sandbox section: bad input is an error at file:line:column", () => {
     [
       "unknown field",
       '{ "allowNetwork": ["x.com"] }',
-      'p.json:2:16: unknown field "allowNetwork" in sandbox; expected one of: enabled, allowWrite, denyRead, ' +
+      'p.json:2:16: unknown field "allowNetwork" in sandbox; expected one of: enabled, autoAllow, allowWrite, denyRead, ' +
       "denyWrite, allowNet, unsetEnv, excludedCommands, allowUnsandboxedCommands, whenUnavailable",
     ],
     [
@@ -64,6 +64,21 @@ describe("sandbox section: bad input is an error at file:line:column", () => {
     expect(loaded.policy.state.failClosed).toContain("a policy file is broken");
   });
 
+  test("presets must be ones toolrt knows, and the message lists them", () => {
+    expect(
+      problems(
+        '{ "allowNet": ["@npm", "@pypi", "@crates", "@go", "@maven"], "allowWrite": ["@package-caches"] }',
+      ),
+    )
+      .toEqual([]);
+    expect(problems('{ "allowNet": ["@nmp"] }')).toEqual([
+      "p.json:2:29: sandbox.allowNet[0]: unknown allowNet preset @nmp; known: @npm, @pypi, @crates, @go, @maven",
+    ]);
+    expect(problems('{ "allowWrite": ["@caches"] }')).toEqual([
+      "p.json:2:31: sandbox.allowWrite[0]: unknown allowWrite preset @caches; known: @package-caches",
+    ]);
+  });
+
   test("host forms the proxy understands are accepted", () => {
     expect(problems('{ "allowNet": ["example.com", "*.example.com", "example.com:443", "[::1]:8080"] }'))
       .toEqual([]);
@@ -99,6 +114,7 @@ describe("merging sandbox sections", () => {
     expect(policy.whenUnavailable).toBe("warn");
     expect(policy.origin).toEqual({
       enabled: "managed policy m.json",
+      autoAllow: "default",
       allowUnsandboxedCommands: "managed policy m.json",
       whenUnavailable: "user policy u.json",
     });
@@ -141,6 +157,16 @@ describe("merging sandbox sections", () => {
       enabled: false,
       allowNet: ["x.example"],
     });
+  });
+
+  test("autoAllow is on unless a file turns it off: off wins from any source, trusted or not", () => {
+    expect(mergeSandboxSections([user({ autoAllow: true })]).policy.autoAllow).toBe(true);
+    const off = mergeSandboxSections([user({ autoAllow: true }), project({ autoAllow: false }, false)]);
+    expect(off.policy.autoAllow).toBe(false);
+    expect(off.policy.origin.autoAllow).toBe("project policy p.json");
+    expect(off.warnings).toEqual([]);
+    const forced = mergeSandboxSections([user({ autoAllow: true }), managed({ autoAllow: false })]).policy;
+    expect([forced.autoAllow, forced.origin.autoAllow]).toEqual([false, "managed policy m.json"]);
   });
 
   test("loading reads the sections of every source, trust included", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { explainSandboxFailure } from "../../src/sandbox/explain.ts";
+import { blockedWrites, explainSandboxFailure } from "../../src/sandbox/explain.ts";
 import { testProfile } from "./fixtures.ts";
 
 const profile = testProfile("/w", { denyRead: ["/home/u/.ssh"] });
@@ -58,4 +58,23 @@ describe("explainSandboxFailure", () => {
   test("a write inside the workspace that failed for another reason is not blamed", () => {
     expect(explain("rm: cannot remove '/w/busy': Permission denied")).toBeNull();
   });
+});
+
+test("Node's recursive mkdir under a read-only directory (ENOENT) is a blocked write: npm's cache", () => {
+  const profile = testProfile("/w");
+  const output =
+    "npm error enoent Invalid response body while trying to fetch https://registry.npmjs.org/x: " +
+    "ENOENT: no such file or directory, mkdir '/home/u/.npm/_cacache'";
+  expect(explainSandboxFailure({ output, exitCode: 1, cwd: "/w" }, profile)).toContain(
+    "writing /home/u/.npm/_cacache was blocked: /home/u/.npm/_cacache is outside the writable directories",
+  );
+  expect(blockedWrites({ output, cwd: "/w" }, profile)).toEqual(["/home/u/.npm/_cacache"]);
+  expect(explainSandboxFailure({ output, exitCode: 1, cwd: "/w" }, profile)).toContain(
+    "It is a package manager's download cache: the opt-in preset @package-caches",
+  );
+  expect(explain("touch: cannot touch '/home/u/.npmrc': Read-only file system")).not.toContain(
+    "@package-caches",
+  );
+  const inside = "ENOENT: no such file or directory, mkdir '/w/build/out'";
+  expect(blockedWrites({ output: inside, cwd: "/w" }, profile)).toEqual([]);
 });

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { connect, createServer, type Socket } from "node:net";
-import { isHostAllowed, startProxy } from "../../src/sandbox/proxy.ts";
+import { isHostAllowed } from "../../src/sandbox/host-allow.ts";
+import { startProxy } from "../../src/sandbox/proxy.ts";
 
 describe("isHostAllowed", () => {
   const list = ["registry.npmjs.org", "*.github.com", "127.0.0.1:8080", "[::1]"];
@@ -93,5 +94,46 @@ describe("proxy on loopback", () => {
     ]);
     expect([...out.subarray(0, 4)]).toEqual([5, 0, 5, 2]);
     expect(proxy.denials).toContainEqual({ host: "localhost", port: upstreamPort, via: "socks" });
+  });
+});
+
+describe("a host not on the list is put to a person once", () => {
+  test("yes: both connections go through, the person was asked once", async () => {
+    const asked: string[] = [];
+    const asking = await startProxy([], {
+      askHost: async (host, port) => {
+        asked.push(`${host}:${port}`);
+        return true;
+      },
+    });
+    try {
+      const connect = `CONNECT 127.0.0.1:${upstreamPort} HTTP/1.1\r\n\r\n`;
+      const [a, b] = await Promise.all([
+        talk(asking.httpPort, [connect, "ONE\r\n"]),
+        talk(asking.httpPort, [connect, "TWO\r\n"]),
+      ]);
+      expect(a.toString()).toContain("ok ONE");
+      expect(b.toString()).toContain("ok TWO");
+      expect(asked).toEqual([`127.0.0.1:${upstreamPort}`]);
+      expect(asking.denials).toEqual([]);
+    } finally {
+      asking.close();
+    }
+  });
+
+  test("no (or a failing asker): refused and recorded as a denial naming the host", async () => {
+    for (const askHost of [async () => false, () => Promise.reject(new Error("no terminal"))]) {
+      const asking = await startProxy([], { askHost });
+      try {
+        const out = await talk(asking.httpPort, [
+          `GET http://127.0.0.1:${upstreamPort}/x HTTP/1.1\r\nHost: a\r\n\r\n`,
+        ]);
+        expect(out.toString()).toContain("403 Forbidden");
+        expect(out.toString()).toContain(`network access to 127.0.0.1:${upstreamPort} is blocked`);
+        expect(asking.denials).toEqual([{ host: "127.0.0.1", port: upstreamPort, via: "http" }]);
+      } finally {
+        asking.close();
+      }
+    }
   });
 });

@@ -25,6 +25,13 @@ export interface WrappedLaunch extends Launch {
   notices?: string[];
   /** Why the command failed when the wrapper is the cause (a sandbox denial); null when it is not. */
   explainFailure?: (failure: { output: string; exitCode: number }) => string | null;
+  /**
+   * After a failure the wrapper caused: asks a person for the narrow exception (a path to write);
+   * on yes, what the command's second run needs. Absent or null: nothing to retry.
+   */
+  askToRetry?: (
+    failure: { output: string; exitCode: number },
+  ) => Promise<{ allowWrite: string[]; notice: string } | null>;
 }
 
 export interface LaunchRequest {
@@ -32,6 +39,8 @@ export interface LaunchRequest {
   command: string;
   /** The model asked to run outside the sandbox (`dangerouslyDisableSandbox`); the wrapper decides. */
   unsandboxed: boolean;
+  /** Paths a person allowed writing for this one run (after the sandbox blocked them). */
+  grantedWrites?: string[];
 }
 
 /** Transforms a launch before spawning. The sandbox plugs in here; the default passes it through. */

@@ -13,10 +13,12 @@ import type { SandboxPolicy } from "../../policy/sandbox-policy.ts";
 import { detectSandbox, type SandboxAvailability } from "../../sandbox/detect.ts";
 import { explainSandboxFailure } from "../../sandbox/explain.ts";
 import { type Cgroup, createCgroup } from "../../sandbox/limits.ts";
-import { buildSandboxProfile } from "../../sandbox/profile.ts";
+import { homedir } from "node:os";
 import { timingMark } from "../../sandbox/timing.ts";
 import { SandboxRefusedError, wrapCommand } from "../../sandbox/wrap.ts";
-import type { LaunchWrapper, WrappedLaunch } from "./launch.ts";
+import type { LaunchRequest, LaunchWrapper, WrappedLaunch } from "./launch.ts";
+import { type ExecutionPlace, executionPlace } from "./sandbox-context.ts";
+import { type SandboxAsker, SandboxExceptions } from "./sandbox-exceptions.ts";
 import { sandboxModeFor } from "./sandbox-mode.ts";
 
 /** A command that ran outside the sandbox, for the audit log. */
@@ -34,18 +36,35 @@ export interface SandboxedLaunchOptions {
   availability?: SandboxAvailability;
   /** Told of every run outside the sandbox, before it starts. */
   onUnsandboxed?: (run: UnsandboxedRun) => void;
+  /**
+   * A person to ask for a host or a path the sandbox blocks (interactive sessions); without one,
+   * such hosts are refused and the result names the exception to ask for.
+   */
+  asker?: SandboxAsker;
+  /** Where "always" answers are recorded as session grants of the workspace. */
+  grantsDir?: string;
   home?: string;
 }
 
-/** The wrapper, and `close()` for the end of its session: removes the shared cgroup. */
-export type SandboxedLauncher = LaunchWrapper & { close(): Promise<void> };
+/**
+ * The wrapper; `placeOf`, where a command will run (for the decision, with the same profile and
+ * mode as the launch); and `close()` for the end of its session: removes the shared cgroup.
+ */
+export type SandboxedLauncher = LaunchWrapper & {
+  placeOf(request: LaunchRequest): ExecutionPlace;
+  close(): Promise<void>;
+};
 
 /**
  * @example createBashTool({ wrapLaunch: sandboxedLaunch({ policy, workspace: cwd, onUnsandboxed: audit }) })
  */
 export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLauncher {
   const { policy } = options;
-  const profile = buildSandboxProfile(policy, options.workspace, options.home ? { home: options.home } : {});
+  const exceptions = new SandboxExceptions(policy, options.workspace, {
+    home: options.home ?? homedir(),
+    ...(options.asker ? { asker: options.asker } : {}),
+    ...(options.grantsDir ? { stateDir: options.grantsDir } : {}),
+  });
   let cgroup: Cgroup | null | undefined;
   let closed = false;
   const wrap: LaunchWrapper = async (launch, request): Promise<WrappedLaunch> => {
@@ -59,9 +78,11 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
     timingMark("launch:start");
     if (closed) throw new Error("The sandbox of this session has been closed; the command did not run.");
     // Only where bwrap runs: a cgroup is Linux's, and made once (null: none possible, not retried).
+    const profile = exceptions.profile(request.grantedWrites);
     if (availability.available && availability.kind === "bwrap" && cgroup === undefined) {
       cgroup = createCgroup(profile.limits);
     }
+    const askHost = exceptions.hostAsker(request.command);
     let wrapped;
     try {
       wrapped = await wrapCommand(profile, launch.argv, {
@@ -69,6 +90,7 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
         env: launch.env,
         availability,
         ...(cgroup === undefined ? {} : { cgroup }),
+        ...(askHost ? { askHost } : {}),
       });
     } catch (error) {
       if (!(error instanceof SandboxRefusedError)) throw error;
@@ -93,9 +115,19 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
       notices: mode.notices,
       explainFailure: ({ output, exitCode }) =>
         explainSandboxFailure({ output, exitCode, cwd: launch.cwd, denials }, profile),
+      ...(exceptions.asks
+        ? {
+          askToRetry: ({ output }) =>
+            exceptions.retryAfter(request.command, { output, cwd: launch.cwd }, profile),
+        }
+        : {}),
     };
   };
   return Object.assign(wrap, {
+    placeOf: (request: LaunchRequest) =>
+      executionPlace(request, policy, exceptions.profile(), options.availability ?? detectSandbox(), {
+        asksForHosts: exceptions.asks,
+      }),
     close: async () => {
       closed = true;
       await cgroup?.remove();

@@ -11,6 +11,8 @@ export interface CommandStart {
   input: InputMode;
   /** The caller asked to run outside the sandbox (and policy let it). */
   unsandboxed: boolean;
+  /** Paths a person allowed writing for this run only (a retry after the sandbox blocked them). */
+  grantedWrites?: string[];
   wrapLaunch: LaunchWrapper;
   capture: { headBytes: number; tailBytes: number };
   killGraceMs?: number;
@@ -29,6 +31,7 @@ export async function startCommand(
   const launch = await start.wrapLaunch(bashLaunch(start.command, start.cwd, mode), {
     command: start.command,
     unsandboxed: start.unsandboxed,
+    ...(start.grantedWrites?.length ? { grantedWrites: start.grantedWrites } : {}),
   });
   const child = ManagedProcess.start(start.command, {
     launch,

@@ -9,6 +9,7 @@ import type { HookEvent, HostProtocol, PreToolEvent, Verdict } from "../types.ts
 export const claudeCode: HostProtocol = {
   name: "claude-code",
   read: readClaudeShaped,
+  replacesInput: true,
   answer: answerClaudeShaped,
 };
 
@@ -33,7 +34,12 @@ export function readClaudeShaped(
   const calls = mapTool(hostTool, fields.tool_input);
   const call = { ...base, hostTool, calls, ...optional("toolUseId", text(fields, "tool_use_id")) };
   if (hostEvent === "PreToolUse") {
-    return { ...call, kind: "pre", ...optional("mode", text(fields, "permission_mode")) };
+    return {
+      ...call,
+      kind: "pre",
+      ...optional("mode", text(fields, "permission_mode")),
+      ...optional("hostInput", fieldsOf(fields.tool_input)),
+    };
   }
   return {
     ...call,
@@ -43,8 +49,11 @@ export function readClaudeShaped(
   };
 }
 
-/** `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":…}}`, or nothing. */
-export function answerClaudeShaped(verdict: Verdict, _event: PreToolEvent): string {
+/**
+ * `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":…}}`, or nothing. A
+ * verdict with a command replaces the whole input (`updatedInput`), every other field kept.
+ */
+export function answerClaudeShaped(verdict: Verdict, event: PreToolEvent): string {
   if (verdict.decision === "none") {
     return verdict.warnings.length > 0 ? JSON.stringify({ systemMessage: warningMessage(verdict) }) : "";
   }
@@ -53,6 +62,9 @@ export function answerClaudeShaped(verdict: Verdict, _event: PreToolEvent): stri
       hookEventName: "PreToolUse",
       permissionDecision: verdict.decision,
       permissionDecisionReason: verdict.reason,
+      ...(verdict.command === undefined
+        ? {}
+        : { updatedInput: { ...event.hostInput, command: verdict.command } }),
     },
   });
 }

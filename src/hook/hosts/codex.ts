@@ -23,6 +23,8 @@ const SHELL_TOOLS = new Set([
 export const codex: HostProtocol = {
   name: "codex",
   read: (payload) => readClaudeShaped(payload, codexCalls),
+  // Codex enforces a hook's deny only: a changed command would not run.
+  replacesInput: false,
   answer: answerClaudeShaped,
 };
 

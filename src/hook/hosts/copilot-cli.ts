@@ -11,6 +11,8 @@ import { answerClaudeShaped, optional, readClaudeShaped } from "./claude-code.ts
 export const copilotCli: HostProtocol = {
   name: "copilot-cli",
   read: readCopilot,
+  // Command hooks answer a decision and a reason only (the SDK's modifiedArgs is not theirs).
+  replacesInput: false,
   answer: answerCopilot,
 };
 

@@ -13,6 +13,8 @@ const CURSOR_MCP_SERVER = "cursor";
 export const cursor: HostProtocol = {
   name: "cursor",
   read: readCursor,
+  // `{permission, user_message, agent_message}`: nothing in the answer changes the command.
+  replacesInput: false,
   answer: answerCursor,
 };
 

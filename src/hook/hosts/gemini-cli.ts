@@ -10,11 +10,19 @@ import { optional, warningMessage } from "./claude-code.ts";
 export const geminiCli: HostProtocol = {
   name: "gemini-cli",
   read: readGemini,
+  // BeforeTool's `hookSpecificOutput.tool_input` is merged over the model's arguments.
+  replacesInput: true,
   answer: (verdict: Verdict) =>
     JSON.stringify(
       verdict.decision === "none"
         ? verdict.warnings.length > 0 ? { systemMessage: warningMessage(verdict) } : {}
-        : { decision: verdict.decision, reason: verdict.reason },
+        : {
+          decision: verdict.decision,
+          reason: verdict.reason,
+          ...(verdict.command === undefined
+            ? {}
+            : { hookSpecificOutput: { tool_input: { command: verdict.command } } }),
+        },
     ),
 };
 
@@ -74,7 +82,9 @@ function readGemini(payload: unknown): HookEvent {
   }
   if (hostTool === undefined) return { ...base, kind: "ignored", why: `${hostEvent} without tool_name` };
   const calls = geminiCalls(hostTool, fields.tool_input);
-  if (hostEvent === "BeforeTool") return { ...base, kind: "pre", hostTool, calls };
+  if (hostEvent === "BeforeTool") {
+    return { ...base, kind: "pre", hostTool, calls, ...optional("hostInput", fieldsOf(fields.tool_input)) };
+  }
   const failed = fieldsOf(fields.tool_response)?.error;
   return { ...base, kind: "post", hostTool, calls, outcome: failed ? "error" : "ok" };
 }

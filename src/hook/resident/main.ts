@@ -18,7 +18,13 @@ export async function runResidentHelper(): Promise<number> {
     socket,
     build: BUILD_HASH,
     answer: (request) =>
-      answerHook(request.stdin, request.host, globalsFrom({ cwd: request.cwd }), audit, compiler),
+      answerHook(
+        request.stdin,
+        { host: request.host, sandbox: request.sandbox },
+        globalsFrom({ cwd: request.cwd }),
+        audit,
+        compiler,
+      ),
     idleMs: IDLE_MS,
     checkMs: CHECK_MS,
   });

@@ -60,6 +60,7 @@ export function startMarker(socket: string): string {
 export interface HelperRequest {
   build: string;
   host: HostName;
+  sandbox: boolean;
   cwd: string;
   stdin: string;
 }
@@ -77,10 +78,10 @@ export function encodeLine(message: HelperRequest | HelperReply): string {
 export function decodeRequest(line: string): HelperRequest | undefined {
   const value = parseObject(line);
   if (!value) return undefined;
-  const { build, host, cwd, stdin } = value;
+  const { build, host, sandbox, cwd, stdin } = value;
   const valid = typeof build === "string" && typeof cwd === "string" && typeof stdin === "string" &&
-    (HOSTS as readonly unknown[]).includes(host);
-  return valid ? { build, host: host as HostName, cwd, stdin } : undefined;
+    typeof sandbox === "boolean" && (HOSTS as readonly unknown[]).includes(host);
+  return valid ? { build, host: host as HostName, sandbox, cwd, stdin } : undefined;
 }
 
 export function decodeReply(line: string): HelperReply | undefined {

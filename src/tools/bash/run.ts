@@ -34,6 +34,7 @@ export async function runBash(
   ctx: ToolContext,
   onProgress: (progress: ToolProgress) => void,
   settings: BashSettings,
+  grantedWrites: string[] = [],
 ): Promise<ToolResult<BashOutput>> {
   if (ctx.abortSignal.aborted) return notStarted();
   const headBytes = Math.floor(settings.maxOutputBytes / 4);
@@ -47,6 +48,7 @@ export async function runBash(
     kind: "bash",
     input: "none",
     unsandboxed: input.dangerouslyDisableSandbox === true,
+    grantedWrites,
     wrapLaunch: settings.wrapLaunch,
     capture: { headBytes, tailBytes: settings.maxOutputBytes - headBytes },
     killGraceMs: settings.killGraceMs,
@@ -97,9 +99,14 @@ export async function runBash(
   const result = finishedResult(input.command, child, settings.semantics);
   const data = result.data;
   const failed = result.isError && !data.timedOut && !data.interrupted;
-  const explanation = failed
-    ? launch.explainFailure?.({ output: `${data.stderr}\n${data.stdout}`, exitCode: data.exitCode ?? 1 })
-    : undefined;
+  const failure = { output: `${data.stderr}\n${data.stdout}`, exitCode: data.exitCode ?? 1 };
+  const explanation = failed ? launch.explainFailure?.(failure) : undefined;
+  // A person allowed the path the sandbox blocked: the command runs once more, with it writable.
+  const retry = explanation && grantedWrites.length === 0 ? await launch.askToRetry?.(failure) : null;
+  if (retry && !ctx.abortSignal.aborted) {
+    const again = await runBash(input, ctx, onProgress, settings, retry.allowWrite);
+    return { ...again, data: { ...again.data, notices: [retry.notice, ...again.data.notices ?? []] } };
+  }
   return {
     ...result,
     data: { ...data, ...notices, ...(explanation ? { sandboxExplanation: explanation } : {}) },

@@ -24,5 +24,8 @@ export interface ToolSearchOutput {
   missing: string[];
   /** `+word`s that no deferred tool's name contains. */
   unmatchedRequired: string[];
+  /** Deferred tools ToolSearch may find (after the policy's `tools.search`). */
   total_deferred_tools: number;
+  /** Why nothing can be found, when the policy's search scope leaves no deferred tool. */
+  restricted?: string;
 }

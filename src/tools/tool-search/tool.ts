@@ -3,8 +3,10 @@
  * `tool_reference` blocks the Anthropic API expands, or as JSON schemas in text for providers
  * without that) and records them as discovered, which makes them callable. It runs nothing else.
  */
+import type { SearchScope } from "../../policy/policy.ts";
 import { cachedToolIndex } from "../../search/cache.ts";
 import type { DiscoveredTools } from "../../search/discovered.ts";
+import { scopeNote, searchableTools, UNRESTRICTED } from "../../search/scope.ts";
 import type { ToolIndex } from "../../search/tool-index.ts";
 import { buildTool } from "../../tool/build-tool.ts";
 import type { ContentBlock } from "../../tool/messages.ts";
@@ -24,6 +26,8 @@ export interface ToolSearchOptions {
   resultStyle: "tool_reference" | "schemas";
   /** Where the search index is cached between runs; without it the index is built in memory. */
   stateDir?: string;
+  /** What the policy lets ToolSearch find (`tools.search`), read on every call; default: everything. */
+  scope?(): SearchScope;
 }
 
 export function createToolSearchTool(options: ToolSearchOptions): Tool<ToolSearchInput, ToolSearchOutput> {
@@ -39,11 +43,14 @@ export function createToolSearchTool(options: ToolSearchOptions): Tool<ToolSearc
     isConcurrencySafe: () => true,
     searchHint: "find discover load tools",
     async call(input) {
-      const tools = options.deferredTools();
+      const deferred = options.deferredTools();
+      const scope = options.scope?.() ?? UNRESTRICTED;
+      const tools = searchableTools(deferred, scope);
       const outcome = indexOf(tools).search(input.query, input.max_results);
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
       const found = outcome.hits.map((hit) => byName.get(hit.name)!);
       options.discovered.add(found);
+      const restricted = scopeNote(scope, tools.length, deferred.length);
       return {
         data: {
           query: input.query,
@@ -51,6 +58,7 @@ export function createToolSearchTool(options: ToolSearchOptions): Tool<ToolSearc
           missing: outcome.missing,
           unmatchedRequired: outcome.unmatchedRequired,
           total_deferred_tools: tools.length,
+          ...(restricted ? { restricted } : {}),
         },
       };
     },
@@ -84,11 +92,12 @@ function definitionsOf(names: readonly string[], tools: readonly AnyTool[]): Any
 
 function notes(output: ToolSearchOutput): string[] {
   const lines: string[] = [];
+  if (output.restricted) lines.push(output.restricted);
   if (output.missing.length > 0) lines.push(`No deferred tool named: ${output.missing.join(", ")}`);
   if (output.unmatchedRequired.length > 0) {
     lines.push(`No deferred tool name contains: ${output.unmatchedRequired.join(", ")}`);
   }
-  if (output.matches.length === 0) {
+  if (output.matches.length === 0 && !output.restricted) {
     lines.push(
       `No matching deferred tools found (${output.total_deferred_tools} deferred). Try other keywords.`,
     );

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import type { SearchScope } from "../../../src/policy/policy.ts";
 import { DiscoveredTools } from "../../../src/search/discovered.ts";
 import type { ToolContext } from "../../../src/tool/types.ts";
 import { createToolSearchTool } from "../../../src/tools/tool-search/tool.ts";
@@ -7,10 +8,15 @@ import { smallCatalogTools } from "../../search/helpers.ts";
 
 const ctx = {} as ToolContext;
 
-function setup(resultStyle: "tool_reference" | "schemas") {
+function setup(resultStyle: "tool_reference" | "schemas", scope?: SearchScope) {
   let deferred = smallCatalogTools();
   const discovered = new DiscoveredTools();
-  const tool = createToolSearchTool({ deferredTools: () => deferred, discovered, resultStyle });
+  const tool = createToolSearchTool({
+    deferredTools: () => deferred,
+    discovered,
+    resultStyle,
+    ...(scope ? { scope: () => scope } : {}),
+  });
   const run = async (query: string, max_results = 5) => {
     const input = toolSearchInput.parse({ query, max_results });
     const { data } = await tool.call(input, ctx, () => {});
@@ -78,5 +84,34 @@ describe("ToolSearch", () => {
     expect((await run("+slack send", 1)).data.matches).toHaveLength(1);
     setDeferred(smallCatalogTools().filter((t) => !t.name.startsWith("mcp__slack__")));
     expect((await run("+slack send", 1)).data.matches).toEqual([]);
+  });
+
+  test("the policy's search scope: other servers' tools are neither found nor loadable by select", async () => {
+    const { run, discovered } = setup("tool_reference", {
+      builtins: true,
+      mcp: true,
+      servers: ["slack"],
+      setBy: ["p.json"],
+    });
+    const found = await run("send a message", 5);
+    expect(found.data.matches.length).toBeGreaterThan(0);
+    expect(found.data.matches.every((name) => name.startsWith("mcp__slack__"))).toBe(true);
+    const selected = await run("select:mcp__github__get_me");
+    expect(selected.data.missing).toEqual(["mcp__github__get_me"]);
+    expect(discovered.has("mcp__github__get_me")).toBe(false);
+  });
+
+  test("a scope that leaves nothing says the policy restricts search", async () => {
+    const { run } = setup("schemas", {
+      builtins: true,
+      mcp: false,
+      setBy: ["/etc/toolrt/managed-policy.json"],
+    });
+    const { data, content } = await run("+slack send");
+    expect(data.matches).toEqual([]);
+    expect(data.total_deferred_tools).toBe(0);
+    const text = content[0]!.type === "text" ? content[0]!.text : "";
+    expect(text).toContain("Tool search is restricted by policy (/etc/toolrt/managed-policy.json)");
+    expect(text).not.toContain("Try other keywords");
   });
 });

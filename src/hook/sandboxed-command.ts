@@ -1,0 +1,44 @@
+/**
+ * `toolrt hook --sandbox`: a host's shell command rewritten to run under `toolrt sandbox` with the
+ * workspace's profile (the policy's merged `sandbox` section). The host's own shell runs the line;
+ * `toolrt sandbox` passes the original, untouched, to `bash -c` inside, so the command runs as the
+ * analyzer read it (bash), and its exit status, stdout and stderr are the host's result. Pure.
+ */
+import type { SandboxPolicy } from "../policy/sandbox-policy.ts";
+import { shellLine } from "./command.ts";
+
+/** The profile settings `toolrt sandbox` takes as flags, each from the policy list of that name. */
+export const SANDBOX_FLAGS = {
+  allowWrite: "--allow-write",
+  denyRead: "--deny-read",
+  denyWrite: "--deny-write",
+  allowNet: "--allow-net",
+  unsetEnv: "--unset-env",
+} as const satisfies Partial<Record<keyof SandboxPolicy, string>>;
+
+/**
+ * @example sandboxedCommand("npm test", policy, "/src/app", ["/usr/local/bin/toolrt"])
+ * // "/usr/local/bin/toolrt sandbox --workspace=/src/app -- bash --noprofile --norc -c 'npm test'"
+ */
+export function sandboxedCommand(
+  command: string,
+  policy: Pick<SandboxPolicy, keyof typeof SANDBOX_FLAGS>,
+  workspace: string,
+  self: readonly string[],
+): string {
+  // `--flag=value`: a value that starts with `-` is never read as another option.
+  const flags = (Object.keys(SANDBOX_FLAGS) as (keyof typeof SANDBOX_FLAGS)[])
+    .flatMap((key) => policy[key].map((value) => `${SANDBOX_FLAGS[key]}=${value}`));
+  return shellLine([
+    ...self,
+    "sandbox",
+    `--workspace=${workspace}`,
+    ...flags,
+    "--",
+    "bash",
+    "--noprofile",
+    "--norc",
+    "-c",
+    command,
+  ]);
+}

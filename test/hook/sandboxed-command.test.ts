@@ -1,0 +1,140 @@
+/**
+ * `toolrt hook --sandbox`'s rewritten command: every profile setting of the policy reaches
+ * `toolrt sandbox` as a flag, any command text survives the host shell's parsing byte for byte,
+ * and the command's exit status, stdout and stderr are what it gives outside the sandbox.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fastSandboxArgs } from "../../src/cli/sandbox-command.ts";
+import { selfCommand, shellLine } from "../../src/hook/command.ts";
+import { SANDBOX_FLAGS, sandboxedCommand } from "../../src/hook/sandboxed-command.ts";
+import { DEFAULT_SANDBOX_POLICY, type SandboxPolicy } from "../../src/policy/sandbox-policy.ts";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+
+const dir = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-hook-sandbox-")));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What bash makes of a line: its words, read back NUL-separated. */
+function wordsOf(line: string): string[] {
+  const run = Bun.spawnSync(["bash", "--noprofile", "--norc", "-c", `printf '%s\\0' ${line}`]);
+  expect(run.exitCode, run.stderr.toString()).toBe(0);
+  return run.stdout.toString().split("\0").slice(0, -1);
+}
+
+const HOSTILE = [
+  "it's",
+  `"double" and 'single'`,
+  "$HOME ${PATH} $(id) `id` $'\\t' \\$",
+  "back\\slash\\\\ and trailing\\",
+  "new\nline\r\nand\ttab",
+  "cat <<'EOF'\nline $x `y`\nEOF\necho done",
+  "!! !$ history ^x^y",
+  "-starts-with-dash",
+  "",
+  " ",
+  "*?[a-z]{1,2}~",
+  "ünïcødé ✓ \u202e bidi",
+  String.fromCharCode(...Array.from({ length: 255 }, (_, i) => i + 1)),
+];
+
+describe("shellLine", () => {
+  test.each(HOSTILE.map((text) => [JSON.stringify(text).slice(0, 40), text]))(
+    "%s survives bash",
+    (_name, text) => {
+      expect(wordsOf(shellLine(["x", text, "y"]))).toEqual(["x", text, "y"]);
+    },
+  );
+
+  test("random text (no NUL) survives bash, 300 cases", () => {
+    let seed = 16;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const words = Array.from({ length: 300 }, () =>
+      Array.from({ length: Math.floor(random() * 24) }, () => {
+        const pick = random();
+        // Mostly shell-significant ASCII, some control bytes and non-ASCII text.
+        if (pick < 0.7) return "'\"\\$`!;&|<>(){}[]*?~#= \n\tabc"[Math.floor(random() * 32)] ?? "a";
+        if (pick < 0.85) return String.fromCharCode(1 + Math.floor(random() * 31));
+        return String.fromCodePoint(0xa0 + Math.floor(random() * 0x2000));
+      }).join(""));
+    const line = shellLine(words);
+    expect(wordsOf(line)).toEqual(words);
+  });
+});
+
+describe("sandboxedCommand", () => {
+  const policy: SandboxPolicy = {
+    ...DEFAULT_SANDBOX_POLICY,
+    allowWrite: ["~/.cache/x", "-odd path"],
+    denyRead: ["~/.ssh"],
+    denyWrite: ["secrets"],
+    allowNet: ["@npm", "example.com:443"],
+    unsetEnv: ["MY_*"],
+  };
+
+  test("every profile list of the policy reaches toolrt sandbox as its flag", () => {
+    const argv = wordsOf(sandboxedCommand("npm test", policy, "/w s", ["/opt/toolrt"]));
+    expect(argv[0]).toBe("/opt/toolrt");
+    const parsed = fastSandboxArgs(argv.slice(1));
+    expect(parsed?.options).toEqual({
+      workspace: "/w s",
+      allowWrite: policy.allowWrite,
+      denyRead: policy.denyRead,
+      denyWrite: policy.denyWrite,
+      allowNet: policy.allowNet,
+      unsetEnv: policy.unsetEnv,
+    });
+    expect(parsed?.command).toEqual(["bash", "--noprofile", "--norc", "-c", "npm test"]);
+  });
+
+  test("every field of the policy's sandbox section is either a flag or decided before the rewrite", () => {
+    // A new profile setting must reach `toolrt sandbox`, or the rewritten command runs with less.
+    const decidedBefore = [
+      "enabled",
+      "autoAllow",
+      "excludedCommands",
+      "allowUnsandboxedCommands",
+      "whenUnavailable",
+      "origin",
+    ];
+    expect(Object.keys(DEFAULT_SANDBOX_POLICY).sort()).toEqual(
+      [...Object.keys(SANDBOX_FLAGS), ...decidedBefore].sort(),
+    );
+  });
+});
+
+const usable = detectSandbox().available;
+if (!usable) console.warn("skipping rewritten-command runs: no sandbox here");
+
+describe.skipIf(!usable)("the rewritten command, run as the host's shell runs it", () => {
+  writeFileSync(join(dir, ".mcp.json"), '{ "mcpServers": {} }\n');
+  const run = (argv: string[]) => {
+    const result = Bun.spawnSync(argv, {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir },
+    });
+    return {
+      code: result.exitCode,
+      out: result.stdout.toString("latin1"),
+      err: result.stderr.toString("latin1"),
+    };
+  };
+  const commands = [
+    "printf '%s|' \"it's\" '$HOME' \"a\\\\b\" 'back\\slash' && echo \"done\" >&2; exit 3",
+    "cat <<'EOF'\nline $x `y` \\\nEOF\necho two lines",
+    "printf '\\001\\177\\200\\377ü' ; printf 'err\\n' 1>&2",
+    "x='a b'; set -- $x; echo $#; exit 42",
+    'echo "$(echo nested "quotes")"',
+  ];
+  test.each(commands.map((c) => [JSON.stringify(c).slice(0, 40), c]))(
+    "%s: same status, stdout and stderr",
+    (_name, command) => {
+      const direct = run(["bash", "--noprofile", "--norc", "-c", command]);
+      const line = sandboxedCommand(command, DEFAULT_SANDBOX_POLICY, dir, selfCommand());
+      const sandboxed = run(["bash", "-c", line]);
+      expect(sandboxed).toEqual(direct);
+    },
+    30_000,
+  );
+});
