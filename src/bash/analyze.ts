@@ -168,16 +168,13 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
   for (const raw of walk.commands) {
     const stdin = stdinText(raw, walk.commands);
     const { invocations, scripts: wrapped } = unwrap(raw, stdin);
-    const scripts = [
-      ...wrapped,
-      ...invocations.flatMap((inv) => stdinScript(inv, stdin) ?? []),
-      ...invocations.flatMap(payloadScripts),
-    ];
+    const scripts = [...wrapped, ...invocations.flatMap((inv) => stdinScript(inv, stdin) ?? [])];
     invocations.forEach((inv, i) => {
       const j = judgeInvocation(inv, i === 0 ? raw.redirects : []);
       const unknown = unknownWord(j);
       if (unknown) complex.push(unknownVariable(unknown));
       judged.push(j);
+      scripts.push(...payloadScripts(j));
     });
     if (invocations.length === 0) judged.push(...redirectOnly(raw));
     for (const script of scripts) runScript(script, raw);
@@ -322,15 +319,13 @@ function evaluationRisks(name: string, args: string[]): string[] {
  * Code hidden in literal words that the command runs: an interpreter's inline code hands shell
  * commands back (`os.system("...")`), and words bash evaluates hold command substitutions.
  */
-function payloadScripts(inv: Invocation): Script[] {
-  const name = basename(inv.words[0]?.text ?? "");
-  const args = inv.words.slice(1).map((w) => w.text);
+function payloadScripts(j: Judged): Script[] {
   const out: Script[] = [];
-  const code = inlineCode(name, args);
-  for (const text of code ? shellPayloads(code.code) : []) {
-    out.push({ text, via: `${name} inline code`, env: {} });
+  j.inline = inlineCode(j.name, j.args)?.code ?? null;
+  for (const text of j.inline === null ? [] : shellPayloads(j.inline)) {
+    out.push({ text, via: `${j.name} inline code`, env: {} });
   }
-  for (const w of evaluatedWords(name, args)) {
+  for (const w of evaluatedWords(j.name, j.args)) {
     for (const text of w.role === "code" ? [w.text] : hiddenSubstitutions(w.text)) {
       out.push({ text, via: w.builtin, env: {} });
     }

@@ -18,6 +18,10 @@ export interface Scene {
   facts: Fact[];
   judged: Judged[];
   functions: readonly FunctionDefinition[];
+  /** `pipelinesOf(facts)`. */
+  pipelines: Fact[][];
+  /** `socketsOf(judged)`. */
+  sockets: Set<string>;
 }
 
 export interface CatastropheEntry {
@@ -182,20 +186,6 @@ const DISK_TOOLS = names(
   "diskutil",
 );
 
-/** Every written path of the command (operands, option values, redirections) as places, once per command. */
-const written = new WeakMap<Fact, { text: string; place: Place }[]>();
-function writtenPlaces(f: Fact): { text: string; place: Place }[] {
-  let places = written.get(f);
-  if (places === undefined) {
-    places = f.judged.paths.filter((p) => p.access === "write").flatMap((p) => {
-      const word: Word = { text: p.path, quoted: false, glob: p.glob === true, dynamic: false };
-      return f.places(word).map((place) => ({ text: p.path, place }));
-    });
-    written.set(f, places);
-  }
-  return places;
-}
-
 const SHUTDOWN = names("shutdown", "reboot", "halt", "poweroff", "killall5");
 const INITS = names("init", "telinit");
 const SERVICE_MANAGERS = names("systemctl", "loginctl");
@@ -297,32 +287,31 @@ function isDecoder(name: string, args: readonly string[]): boolean {
 /** A network client: the downloaders and `openssl s_client`. */
 const isNetworkSource = (f: Fact) => f.is(DOWNLOADERS) || (f.is("openssl") && f.args.includes("s_client"));
 
-const seen = new WeakMap<Scene, { pipelines: Fact[][]; sockets: Set<string> }>();
-
-/** What several entries read of the whole line, worked out once: its pipelines and socket descriptors. */
-function shared(scene: Scene): { pipelines: Fact[][]; sockets: Set<string> } {
-  let found = seen.get(scene);
-  if (found) return found;
+/** The line's pipelines, each its commands in order (commands outside a pipeline are in none). */
+export function pipelinesOf(facts: readonly Fact[]): Fact[][] {
   const pipes = new Map<number, Fact[]>();
-  for (const f of scene.facts) {
-    if (f.judged.raw.pipe === 0) continue;
-    pipes.set(f.judged.raw.pipe, [...(pipes.get(f.judged.raw.pipe) ?? []), f]);
+  for (const f of facts) {
+    const pipe = f.judged.raw.pipe;
+    if (pipe === 0) continue;
+    const stages = pipes.get(pipe);
+    if (stages) stages.push(f);
+    else pipes.set(pipe, [f]);
   }
-  // File descriptors opened on `/dev/tcp` or `/dev/udp` by any redirection of the line.
-  const sockets = new Set<string>();
-  for (const j of scene.judged) {
-    for (const r of j.raw.redirects) {
-      if (!NET_DEVICE.test(r.target)) continue;
-      sockets.add(/^(\d+)/.exec(r.op)?.[1] ?? (r.op.startsWith("<") ? "0" : "1"));
-    }
-  }
-  found = { pipelines: [...pipes.values()], sockets };
-  seen.set(scene, found);
-  return found;
+  return [...pipes.values()];
 }
 
-const pipelines = (scene: Scene) => shared(scene).pipelines;
-const socketDescriptors = (scene: Scene) => shared(scene).sockets;
+/** File descriptors opened on `/dev/tcp` or `/dev/udp` by any redirection of the line. */
+export function socketsOf(judged: readonly Judged[]): Set<string> {
+  const sockets = new Set<string>();
+  for (const j of judged) {
+    for (const r of j.raw.redirects) {
+      if (NET_DEVICE.test(r.target)) {
+        sockets.add(/^(\d+)/.exec(r.op)?.[1] ?? (r.op.startsWith("<") ? "0" : "1"));
+      }
+    }
+  }
+  return sockets;
+}
 
 // ---------------------------------------------------------------------------------------------
 // The table.
@@ -445,7 +434,7 @@ export const CATASTROPHES: readonly CatastropheEntry[] = [
     name: "writing an account, sudo, loader or cron file",
     find: ({ facts }) => {
       for (const f of facts) {
-        const hit = writtenPlaces(f).find(({ place }) => pathCanBe(place, SYSTEM_FILE, SYSTEM_FILE_PROBES));
+        const hit = f.writes().find(({ place }) => pathCanBe(place, SYSTEM_FILE, SYSTEM_FILE_PROBES));
         if (hit) return `writes ${hit.text}, a system account, sudo, loader or cron file`;
         if (f.is(FILE_DELETERS) || f.is("shred")) {
           const gone = firstPlace(f, f.operands(), (p) => pathCanBe(p, SYSTEM_FILE, SYSTEM_FILE_PROBES));
@@ -472,7 +461,7 @@ export const CATASTROPHES: readonly CatastropheEntry[] = [
     name: "overwriting a disk, a partition or memory",
     find: ({ facts }) => {
       for (const f of facts) {
-        const hit = writtenPlaces(f).find(({ place }) => pathCanBe(place, BLOCK_DEVICE, BLOCK_PROBES));
+        const hit = f.writes().find(({ place }) => pathCanBe(place, BLOCK_DEVICE, BLOCK_PROBES));
         if (hit) return `writes the device ${hit.text} directly`;
         if (f.is(DISK_TOOLS) || /^mkfs\./.test(f.program)) {
           return `${f.program} rewrites disks or partitions`;
@@ -510,9 +499,7 @@ export const CATASTROPHES: readonly CatastropheEntry[] = [
           )
         ) return `${f.program} stops or restarts the machine`;
         if (
-          writtenPlaces(f).some(({ place }) =>
-            pathCanBe(place, /^\/proc\/sysrq-trigger$/, ["/proc/sysrq-trigger"])
-          )
+          f.writes().some(({ place }) => pathCanBe(place, /^\/proc\/sysrq-trigger$/, ["/proc/sysrq-trigger"]))
         ) {
           return "writing /proc/sysrq-trigger can stop the machine at once";
         }
@@ -613,7 +600,7 @@ export const CATASTROPHES: readonly CatastropheEntry[] = [
     name: "running downloaded or decoded code",
     find: (scene) => {
       const { facts } = scene;
-      const sockets = socketDescriptors(scene);
+      const { sockets } = scene;
       for (const f of facts) {
         const fetched = f.judged.raw.subs.some((s) => {
           const name = (s.words[0]?.text ?? "").replace(/^.*\//, "");
@@ -623,7 +610,7 @@ export const CATASTROPHES: readonly CatastropheEntry[] = [
           f.judged.words[0]?.dynamic;
         if (fetched && runner) return "runs code downloaded from the network or decoded from hidden text";
       }
-      for (const stages of pipelines(scene)) {
+      for (const stages of scene.pipelines) {
         // A shell reading its input, or a loop running what it reads (`while read c; do $c; done`).
         const sink = stages.find((f) =>
           f.judged.raw.stage > 0 && (readsCode(f) || f.judged.words[0]?.dynamic)
@@ -659,7 +646,7 @@ export const CATASTROPHES: readonly CatastropheEntry[] = [
     name: "handing a shell to the network",
     find: (scene) => {
       const { facts } = scene;
-      const sockets = socketDescriptors(scene);
+      const { sockets } = scene;
       for (const f of facts) {
         const redirects = f.judged.raw.redirects;
         const wired = redirects.some((r) =>
@@ -684,7 +671,7 @@ export const CATASTROPHES: readonly CatastropheEntry[] = [
         const code = f.code();
         if (code && socketToShell(code)) return `${f.program} code connects a socket to a shell`;
       }
-      for (const stages of pipelines(scene)) {
+      for (const stages of scene.pipelines) {
         const shell = stages.find((f) => SHELLS.has(f.program) && readsCode(f));
         const network = stages.find((f) => isNetworkSource(f));
         if (shell && network) {

@@ -5,7 +5,7 @@
  * (any abbreviation of a long option counts), and its operands as the places they can name
  * (`targets.ts`, after `cd` and expansions).
  */
-import { CATASTROPHES, type Scene } from "./catastrophes.ts";
+import { CATASTROPHES, pipelinesOf, type Scene, socketsOf } from "./catastrophes.ts";
 import type { FunctionDefinition, Judged, Word } from "./command.ts";
 import { START } from "./cwd.ts";
 import { inlineCode } from "./inline-code.ts";
@@ -35,6 +35,8 @@ export interface Fact {
   places(word: Word): Place[];
   /** The inline code an interpreter runs (`python3 -c CODE`), read once. */
   code(): string | undefined;
+  /** Every path it writes (operands, option values, redirections) as places, worked out once. */
+  writes(): { text: string; place: Place }[];
 }
 
 /** Runners that fetch and run a package's program: `npx rimraf ~` runs `rimraf ~`. */
@@ -50,75 +52,98 @@ const RUNNER_VALUE_OPTIONS = /^(?:-p|--package|-c|--call|--node-options|--regist
 
 /** Sees one judged command as a `Fact`. */
 export function factOf(j: Judged): Fact {
-  let words = j.words;
-  let nameWord = words[0];
-  const base = (w: Word | undefined) => programName(w?.text ?? "");
-  const runner = base(nameWord);
-  const sub = RUNNER_SUBCOMMANDS[runner];
-  if (PACKAGE_RUNNERS.has(runner) || (sub && sub.has(words[1]?.text ?? ""))) {
-    let i = sub ? 2 : 1;
-    while (i < words.length && words[i]!.text.startsWith("-")) {
-      i += RUNNER_VALUE_OPTIONS.test(words[i]!.text) ? 2 : 1;
+  return new CommandFact(j);
+}
+
+class CommandFact implements Fact {
+  readonly program: string;
+  readonly args: string[];
+  readonly words: Word[];
+  private readonly matcher: ((name: string) => boolean) | undefined;
+  private written: { text: string; place: Place }[] | undefined;
+  private inline: string | null | undefined;
+
+  constructor(readonly judged: Judged) {
+    let words = judged.words;
+    let nameWord = words[0];
+    const runner = programName(nameWord?.text ?? "");
+    const sub = RUNNER_SUBCOMMANDS[runner];
+    if (PACKAGE_RUNNERS.has(runner) || (sub && sub.has(words[1]?.text ?? ""))) {
+      let i = sub ? 2 : 1;
+      while (i < words.length && words[i]!.text.startsWith("-")) {
+        i += RUNNER_VALUE_OPTIONS.test(words[i]!.text) ? 2 : 1;
+      }
+      if (i < words.length) {
+        const spec = words[i]!;
+        // `rimraf@5`, `@scope/pkg@1`: the program is the package's name.
+        nameWord = { ...spec, text: spec.text.replace(/^@[^/]+\//, "").replace(/@.*$/, "") };
+        words = words.slice(i);
+      }
+    } else if (runner === "gio" && words[1]?.text === "trash") {
+      nameWord = { ...words[1]!, text: "trash" };
+      words = words.slice(1);
     }
-    if (i < words.length) {
-      const spec = words[i]!;
-      // `rimraf@5`, `@scope/pkg@1`: the program is the package's name.
-      const name = spec.text.replace(/^@[^/]+\//, "").replace(/@.*$/, "");
-      nameWord = { ...spec, text: name };
-      words = words.slice(i);
-    }
+    this.program = nameWord === judged.words[0] ? runner : programName(nameWord?.text ?? "");
+    this.words = words.slice(1);
+    this.args = this.words.map((w) => w.text);
+    this.matcher = nameWord?.glob ? patternMatcher(this.program, true) : undefined;
   }
-  if (base(nameWord) === "gio" && words[1]?.text === "trash") {
-    nameWord = { ...words[1]!, text: "trash" };
-    words = words.slice(1);
+
+  is(names: string | ReadonlySet<string>): boolean {
+    const { matcher, program } = this;
+    if (typeof names === "string") return matcher ? matcher(names) : program === names;
+    return matcher ? [...names].some(matcher) : names.has(program);
   }
-  const program = base(nameWord);
-  const args = words.slice(1).map((w) => w.text);
-  const matcher = nameWord?.glob ? patternMatcher(program, true) : undefined;
-  const dirs = j.dirs ?? [START];
-  const oldDirs = j.oldDirs ?? [];
-  const end = args.indexOf("--");
-  const options = end === -1 ? args : args.slice(0, end);
-  let code: string | null | undefined;
-  return {
-    judged: j,
-    program,
-    args,
-    words: words.slice(1),
-    is: (names) =>
-      typeof names === "string"
-        ? (matcher ? matcher(names) : program === names)
-        : matcher
-        ? [...names].some(matcher)
-        : names.has(program),
-    flag: (letters, ...longs) =>
-      options.some((a) => {
-        if (/^-[^-]/.test(a)) return [...a.slice(1)].some((c) => letters.includes(c));
-        if (!a.startsWith("--") || a.length === 2) return false;
+
+  flag(letters: string, ...longs: string[]): boolean {
+    for (const a of this.args) {
+      if (a === "--") return false;
+      if (a.length > 1 && a[0] === "-" && a[1] !== "-") {
+        for (let k = 1; k < a.length; k++) if (letters.includes(a[k]!)) return true;
+      } else if (a.startsWith("--") && a.length > 2) {
         const name = a.slice(2).split("=")[0]!;
-        return longs.some((l) => l.startsWith(name));
-      }),
-    operands: () => {
-      const rest = words.slice(1);
-      const cut = rest.findIndex((w) => w.text === "--");
-      const before = cut === -1 ? rest : rest.slice(0, cut);
-      const after = cut === -1 ? [] : rest.slice(cut + 1);
-      return [...before.filter((w) => !/^-./.test(w.text)), ...after];
-    },
-    places: (word) => placesOf(word, dirs, oldDirs),
-    code: () => {
-      if (code === undefined) code = inlineCode(program, args)?.code ?? null;
-      return code ?? undefined;
-    },
-  };
+        if (longs.some((l) => l.startsWith(name))) return true;
+      }
+    }
+    return false;
+  }
+
+  operands(): Word[] {
+    const cut = this.words.findIndex((w) => w.text === "--");
+    const before = cut === -1 ? this.words : this.words.slice(0, cut);
+    const after = cut === -1 ? [] : this.words.slice(cut + 1);
+    return [...before.filter((w) => !/^-./.test(w.text)), ...after];
+  }
+
+  places(word: Word): Place[] {
+    return placesOf(word, this.judged.dirs ?? [START], this.judged.oldDirs ?? []);
+  }
+
+  code(): string | undefined {
+    if (this.inline === undefined) {
+      const own = this.words.length === this.judged.words.length - 1 && this.judged.inline !== undefined;
+      this.inline = own ? this.judged.inline! : inlineCode(this.program, this.args)?.code ?? null;
+    }
+    return this.inline ?? undefined;
+  }
+
+  writes(): { text: string; place: Place }[] {
+    this.written ??= this.judged.paths.filter((p) => p.access === "write").flatMap((p) => {
+      const word: Word = { text: p.path, quoted: false, glob: p.glob === true, dynamic: false };
+      return this.places(word).map((place) => ({ text: p.path, place }));
+    });
+    return this.written;
+  }
 }
 
 /** The file name of any path (`./../../bin/RM` is rm), zsh's builtin twins (`zf_rm`) as themselves. */
 function programName(word: string): string {
   // `$(which rm)` and `$(command -v rm)` are rm.
-  const found = /^(?:\$\(|`)(?:which|command\s+-v|type\s+-[pP])\s+([\w.+-]+)\s*(?:\)|`)$/.exec(word)?.[1] ??
-    word;
-  return found.slice(found.lastIndexOf("/") + 1).replace(/^zf_/, "").toLowerCase();
+  const found = word.startsWith("$(") || word.startsWith("`")
+    ? /^(?:\$\(|`)(?:which|command\s+-v|type\s+-[pP])\s+([\w.+-]+)\s*(?:\)|`)$/.exec(word)?.[1] ?? word
+    : word;
+  const name = found.slice(found.lastIndexOf("/") + 1);
+  return (name.startsWith("zf_") ? name.slice(3) : name).toLowerCase();
 }
 
 /** Every catastrophe in the judged commands of one command line. */
@@ -127,7 +152,15 @@ export function findCatastrophes(
   judged: Judged[],
   functions: readonly FunctionDefinition[] = [],
 ): Catastrophe[] {
-  const scene: Scene = { raw, facts: judged.map(factOf), judged, functions };
+  const facts = judged.map(factOf);
+  const scene: Scene = {
+    raw,
+    facts,
+    judged,
+    functions,
+    pipelines: pipelinesOf(facts),
+    sockets: socketsOf(judged),
+  };
   const found: Catastrophe[] = [];
   for (const entry of CATASTROPHES) {
     const detail = entry.find(scene);

@@ -70,6 +70,8 @@ export interface Judged {
   /** Files it touches, its redirections included; `glob` when the path is an unquoted pattern. */
   paths: { path: string; access: "read" | "write"; glob?: boolean }[];
   command: SimpleCommand;
+  /** An interpreter's inline code (`python3 -c CODE`), null when it has none; read once. */
+  inline?: string | null;
   /** The directory a wrapper runs it in (`env -C DIR`, `sudo -D DIR`). */
   chdir?: string;
   /** Every directory it may run in (`cd` earlier in the line); `.` is where the line started. */

@@ -92,6 +92,9 @@ interface Literal {
 /** Functions whose string argument is a shell command, or whose list argument is an argv. */
 const EXEC_CALL =
   /\b(?:eval|system|popen|popen[234]|exec[a-zA-Z_]*|spawn[a-zA-Z_]*|call|check_call|check_output|run|Popen|getoutput|getstatusoutput|shell_exec|passthru|proc_open|execute|capture[23e]?|pipeline[a-z_]*|Command|do\s+shell\s+script)\b\s*(?:\(|(?=\s*["'\[]))/g;
+/** Anything the readers below could find: a call they know, a backtick, qx or %x. */
+const MAY_RUN =
+  /`|\bqx|%x|system|popen|exec|spawn|call|\brun\b|Popen|getoutput|shell_exec|passthru|proc_open|execute|capture|pipeline|Command|shell\s+script|rmtree|remove_|rm_r|\brm\b|rmSync|rmdirSync|rimraf|removeSync|emptyDirSync|remove\(|eval/;
 /** Library calls that delete a tree: the first literal argument is the root. */
 const TREE_DELETE =
   /\b(?:rmtree|remove_tree|rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmSync|rmdirSync|rimraf(?:Sync)?|removeSync|emptyDirSync|Deno\.remove|fs\.rm|promises\.rm|rm)\s*\(/g;
@@ -104,6 +107,8 @@ const HOME_EXPRESSIONS =
  * argv list quoted word by word, and library tree deletions as `rm -rf -- ROOT`.
  */
 export function shellPayloads(code: string, depth = 0): string[] {
+  // Most inline code (awk programs above all) runs nothing: found without reading its strings.
+  if (!MAY_RUN.test(code)) return [];
   const text = code.replace(HOME_EXPRESSIONS, '"~"');
   const literals = stringLiterals(text);
   const out: string[] = literals.filter((l) => l.runs).map((l) => l.text);
