@@ -27,16 +27,7 @@ import type { BashAnalysis, CheckHit, ParseOutcome, Redirect, SimpleCommand } fr
 import { quoteViews } from "./views.ts";
 import { unknownVariable, walkTree } from "./walker.ts";
 import { destructiveWarnings } from "./warnings.ts";
-import {
-  basename,
-  type Invocation,
-  SAFE_ENV_VARS,
-  type Script,
-  SHELLS,
-  stdinScript,
-  stdinText,
-  unwrap,
-} from "./wrappers.ts";
+import { basename, SAFE_ENV_VARS, type Script, SHELLS, stdinScript, stdinText, unwrap } from "./wrappers.ts";
 
 /** Above this many sub-commands the analyzer stops judging them one by one: ask. */
 export const MAX_SUBCOMMANDS = 50;
