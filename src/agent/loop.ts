@@ -17,6 +17,7 @@ import type { RuntimeSession } from "../exec/session.ts";
 import { enforceMessageBudget } from "../exec/shape.ts";
 import { StreamingToolExecutor } from "../exec/streaming-executor.ts";
 import type { Asker, CallOutcome } from "../exec/types.ts";
+import type { ActiveSpan, SpanContext } from "../telemetry/api.ts";
 import type { ToolProgress } from "../tool/types.ts";
 import { type BackgroundTasks, notificationText } from "./background.ts";
 import { type ApiContentBlock, type ApiMessage, streamModelTurn } from "./model-turn.ts";
@@ -109,11 +110,18 @@ class AgentRun {
   #turns = 0;
   #lastText = "";
   #lastStopReason: string | null = null;
+  /** With telemetry on: the run's span, and the running turn's (the parent of its tool calls). */
+  readonly #runSpan: ActiveSpan | undefined;
+  #turnSpan: ActiveSpan | undefined;
 
   constructor(options: AgentRunOptions) {
     this.#o = options;
     this.#signal = options.signal ?? new AbortController().signal;
     this.#messages = [{ role: "user", content: options.prompt }];
+    this.#runSpan = options.session.telemetry?.startSpan("toolrt.agent", {
+      "session.id": options.session.id,
+      "gen_ai.request.model": options.model,
+    });
   }
 
   get #sessionId(): string {
@@ -145,7 +153,12 @@ class AgentRun {
       return { name: "done", subtype: "error_max_turns", terminal: "max_turns", stopReason: null };
     }
     this.#deliverNotifications();
-    const executor = this.#newExecutor();
+    this.#turnSpan = this.#o.session.telemetry?.startSpan(
+      "toolrt.agent.turn",
+      { "session.id": this.#sessionId, "toolrt.agent.turn": BigInt(this.#turns + 1) },
+      this.#runSpan?.context,
+    );
+    const executor = this.#newExecutor(this.#turnSpan?.context);
     const calls = new Map<string, unknown>();
     const started = performance.now();
     let message: ApiMessage;
@@ -179,7 +192,9 @@ class AgentRun {
       );
     } catch (error) {
       this.#apiMs += performance.now() - started;
-      return await this.#requestFailed(error, executor, calls);
+      const failed = await this.#requestFailed(error, executor, calls);
+      this.#turnSpan?.end("the model request failed");
+      return failed;
     }
     this.#apiMs += performance.now() - started;
     this.#turns++;
@@ -191,7 +206,9 @@ class AgentRun {
     });
     const text = textOf(message.content);
     if (text) this.#lastText = text;
+    this.#turnSpan?.setAttributes({ "gen_ai.response.finish_reasons": [message.stop_reason ?? "unknown"] });
     if (calls.size > 0) return { name: "collect-tools", executor, calls };
+    this.#turnSpan?.end();
     if ((this.#o.background?.pendingCount ?? 0) > 0) return { name: "await-background" };
     return { name: "done", subtype: "success", terminal: "completed", stopReason: message.stop_reason };
   }
@@ -200,6 +217,7 @@ class AgentRun {
   async collectTools(executor: TurnExecutor, calls: Map<string, unknown>): Promise<State> {
     const outcomes = await this.#drain(executor, calls);
     executor.detach();
+    this.#turnSpan?.end();
     const content: Anthropic.Messages.ContentBlockParam[] = outcomes.map((outcome) => ({
       type: "tool_result",
       tool_use_id: outcome.toolUseId,
@@ -235,6 +253,12 @@ class AgentRun {
     // A subagent outlives neither an interrupted parent nor one that stopped early.
     this.#o.background?.abortAll(`the parent agent ended (${done.terminal})`);
     const isError = done.subtype !== "success";
+    this.#turnSpan?.end();
+    this.#runSpan?.setAttributes({
+      "toolrt.agent.turns": BigInt(this.#turns),
+      "toolrt.agent.terminal": done.terminal,
+    });
+    this.#runSpan?.end(isError ? done.error ?? done.terminal : undefined);
     const line: ResultLine = {
       type: "result",
       subtype: done.subtype,
@@ -268,11 +292,17 @@ class AgentRun {
     };
   }
 
-  /** The executor of one turn, stopped by the run's interrupt until `detach()`. */
-  #newExecutor(): TurnExecutor {
+  /** The executor of one turn, stopped by the run's interrupt until `detach()`; its calls trace under the turn. */
+  #newExecutor(turn: SpanContext | undefined): TurnExecutor {
     const session = this.#o.session;
     const executor = new StreamingToolExecutor(
-      (call, signal) => session.execute(call, { signal, ask: this.#o.ask, onProgress: this.#o.onProgress }),
+      (call, signal) =>
+        session.execute(call, {
+          signal,
+          ask: this.#o.ask,
+          onProgress: this.#o.onProgress,
+          ...(turn ? { traceParent: turn } : {}),
+        }),
       (call) => isCallConcurrencySafe(session.pool.current, call),
       maxToolConcurrency(),
     );

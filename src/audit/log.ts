@@ -32,8 +32,27 @@ export interface AuditEvent {
   input?: unknown;
   decision?: "allow" | "ask" | "deny";
   reason?: string;
+  /** The deciding rule as written, its id and its file. */
   rule?: string;
+  ruleId?: string;
+  file?: string;
+  /**
+   * What decided: a policy source (managed, user, project, local, flag, cli, session, claude,
+   * default), `security-check`, `sandbox` (containment allowed it), `hook` (a PreToolUse hook),
+   * `person`, or `toolrt` (its built-in
+   * logic: modes, read-only calls, protected paths, the tool's own answer).
+   */
   source?: string;
+  /** An ask only a person may answer (ask rule, security check, protected path). */
+  hardAsk?: boolean;
+  /** Ids of the Bash security checks that made the decision. */
+  checks?: number[];
+  /** The permission mode of the call. */
+  mode?: string;
+  /** Whether the call runs in the sandbox, where that is known at decision time. */
+  sandboxed?: boolean;
+  /** sha256 over every policy source the decision was made under (`policyDigestOf`). */
+  policyDigest?: string;
   invokedBy?: string;
   outcome?: "ok" | "error" | "denied" | "interrupted";
   durationMs?: number;
@@ -42,6 +61,9 @@ export interface AuditEvent {
   detail?: string;
   /** For a failed call: the error's class (an errno code or an error name), never its message. */
   errorClass?: string;
+  /** For a call that returned: its result's size in characters, and whether it was saved whole to the state dir. */
+  outputChars?: number;
+  persisted?: boolean;
 }
 
 export interface AuditRecord extends AuditEvent {

@@ -2,7 +2,8 @@
 import type { Command } from "commander";
 import { AuditLog, type AuditRecord } from "../audit/log.ts";
 import { verifyAuditLog } from "../audit/verify.ts";
-import { UsageError } from "./errors.ts";
+import { exportConfig } from "../telemetry/index.ts";
+import { ConfigError, UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
 
 export function register(program: Command): void {
@@ -41,11 +42,52 @@ export function register(program: Command): void {
       }
       process.exitCode = result.ok ? 0 : 1;
     });
+  audit
+    .command("export")
+    .description(
+      "send the audit log to the OpenTelemetry collector (OTLP logs), from where the last run stopped",
+    )
+    .requiredOption("--otlp", "as OTLP log records, to the collector the OTEL_* variables and policy name")
+    .action(async (_opts: { otlp: boolean }, command: Command) => {
+      const globals = globalsOf(command);
+      const { config, warnings } = exportConfig({ cwd: globals.cwd, flagFiles: globals.policy });
+      for (const warning of warnings) process.stderr.write(`toolrt: ${warning}\n`);
+      if (!config) {
+        throw new ConfigError("telemetry is turned off by the managed policy; nothing is exported");
+      }
+      const log = AuditLog.inStateDir(globals.stateDir);
+      const { exportAuditLog } = await import("../telemetry/audit-export.ts");
+      const result = await exportAuditLog({
+        config,
+        env: process.env,
+        records: log.read(),
+        stateDir: globals.stateDir,
+      });
+      const where = config.targets.logs?.kind === "otlp" ? config.targets.logs.url : "stderr";
+      if (result.restarted) {
+        console.log(
+          "the last exported record is no longer in the log: sending it all again (records carry their hash)",
+        );
+      }
+      const upTo = result.position ? `; the next run starts after record ${result.position.seq}` : "";
+      const pending = result.sent > 0 || result.failure;
+      console.log(
+        pending
+          ? `exported ${result.sent} records to ${where}${upTo}`
+          : `nothing new to export (${result.skipped} records already sent)`,
+      );
+      if (result.failure) {
+        process.stderr.write(`toolrt: export stopped: ${result.failure}; run it again to resume\n`);
+        process.exitCode = 1;
+      }
+    });
 }
 
 function humanLine(r: AuditRecord): string {
   const what = [r.kind, r.tool, r.decision, r.outcome].filter(Boolean).join(" ");
-  const why = [r.reason, r.rule && `rule ${r.rule}`, r.source && `from ${r.source}`, r.detail].filter(Boolean)
+  const why = [r.reason, r.rule && `rule ${r.rule}`, r.source && `from ${r.source}`, r.file, r.detail].filter(
+    Boolean,
+  )
     .join("; ");
   return `${r.ts} #${r.seq} ${what}${r.durationMs !== undefined ? ` ${r.durationMs}ms` : ""}${
     why ? ` — ${why}` : ""

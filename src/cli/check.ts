@@ -11,7 +11,10 @@ import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
 import { UsageError } from "./errors.ts";
 import { analyzerDeps, checkCall, type CheckDeps, decideBash, withBashParser } from "./check-call.ts";
 import { globalsOf } from "./globals.ts";
-import { type GlobalOptions } from "./options.ts";
+import { type GlobalOptions, permissionModeOf } from "./options.ts";
+import { openCliTelemetry } from "./telemetry.ts";
+import { checkedDecision, policyDigestsOf } from "../audit/decision.ts";
+import type { Decision } from "../policy/types.ts";
 import { loadForCli } from "./runtime.ts";
 
 interface CheckOptions {
@@ -34,18 +37,32 @@ export function register(program: Command, deps: CheckDeps = analyzerDeps): void
     .action(async (tool: string, input: string | undefined, opts: CheckOptions, command: Command) => {
       const globals = globalsOf(command);
       const loaded = loadForCli(globals);
-      if (tool === "Bash") await withBashParser();
+      const [telemetry] = await Promise.all([
+        openCliTelemetry(globals, loaded.policy.state),
+        tool === "Bash" ? withBashParser() : undefined,
+      ]);
+      const context = {
+        mode: permissionModeOf(globals.mode),
+        cwd: globals.cwd,
+        policyDigest: policyDigestsOf(loaded.policy.state).digest,
+      };
+      const record = telemetry &&
+        ((tool: string, input: unknown, decision: Decision) =>
+          telemetry.record(checkedDecision(tool, input, decision, context)));
       const placeOf = opts.sandboxed && tool === "Bash" ? sandboxPlaces(loaded, globals) : undefined;
       if (opts.batch !== undefined) {
         if (tool !== "Bash") throw new UsageError(`--batch checks Bash commands only; got tool ${tool}`);
         const text = readInput(opts.batch);
-        for (const line of checkBatch(text, opts.batchFormat ?? "lines", loaded, globals, deps, placeOf)) {
+        const format = opts.batchFormat ?? "lines";
+        for await (const line of checkBatch(text, format, loaded, globals, deps, placeOf, record)) {
           process.stdout.write(`${line}\n`);
         }
         return;
       }
       if (input === undefined && tool === "Bash") throw new UsageError("check Bash needs the command string");
-      const decision = await checkCall(tool, parseInput(tool, input), loaded.policy, globals, deps, placeOf);
+      const parsed = parseInput(tool, input);
+      const decision = await checkCall(tool, parsed, loaded.policy, globals, deps, placeOf);
+      record?.(tool, parsed, decision);
       if (opts.sandboxed && tool !== "Bash") {
         decision.warnings.push(`not sandboxed: only shell commands run in the sandbox, not ${tool} calls`);
       }
@@ -58,27 +75,37 @@ export function register(program: Command, deps: CheckDeps = analyzerDeps): void
     });
 }
 
+/** Lines between yields to the event loop while telemetry is on, so its batches go out as they fill. */
+const TELEMETRY_YIELD_EVERY = 256;
+
 /** One JSON line per input line, in order; a line that cannot be checked yields `{error}`. */
-function checkBatch(
+async function* checkBatch(
   text: string,
   format: string,
   loaded: LoadResult,
   globals: GlobalOptions,
   deps: CheckDeps,
   placeOf: ((command: string) => ExecutionPlace) | undefined,
-): string[] {
+  record: ((tool: string, input: unknown, decision: Decision) => void) | undefined,
+): AsyncGenerator<string> {
   if (format !== "lines" && format !== "json-lines") {
     throw new UsageError(`--batch-format must be lines or json-lines, not ${JSON.stringify(format)}`);
   }
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
-  return lines.map((line, i) => {
+  for (const [i, line] of lines.entries()) {
+    if (record && i > 0 && i % TELEMETRY_YIELD_EVERY === 0) await Bun.sleep(0);
     const command = format === "json-lines" ? jsonString(line) : { value: line.replace(/\r$/, "") };
-    if ("error" in command) return JSON.stringify({ line: i + 1, error: command.error });
-    if (command.value.trim() === "") return JSON.stringify({ line: i + 1, error: "empty command" });
-    const decision = decideBash(command.value, loaded.policy, globals, deps, placeOf);
-    return JSON.stringify({ command: command.value, ...decisionJson(decision) });
-  });
+    if ("error" in command) {
+      yield JSON.stringify({ line: i + 1, error: command.error });
+    } else if (command.value.trim() === "") {
+      yield JSON.stringify({ line: i + 1, error: "empty command" });
+    } else {
+      const decision = decideBash(command.value, loaded.policy, globals, deps, placeOf);
+      record?.("Bash", { command: command.value }, decision);
+      yield JSON.stringify({ command: command.value, ...decisionJson(decision) });
+    }
+  }
 }
 
 /** Where `check --sandboxed` runs each command: the workspace's sandbox, as `toolrt run` would. */

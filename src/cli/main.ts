@@ -4,6 +4,7 @@
  * this file only wires them (program.ts maps errors to exit codes).
  */
 import type { Command } from "commander";
+import { EXIT_DEADLINE_MS, flushTelemetry } from "../telemetry/registry.ts";
 import { newProgram, runProgram } from "./program.ts";
 
 type CommandModule = { register(program: Command): void };
@@ -63,7 +64,10 @@ async function buildProgram(argv: readonly string[] = []): Promise<Command> {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  return runProgram(await buildProgram(argv), argv);
+  const code = await runProgram(await buildProgram(argv), argv);
+  // Telemetry the command recorded goes out now, or is kept for a later process (free when off).
+  await flushTelemetry(EXIT_DEADLINE_MS, { adoptSpool: true });
+  return code;
 }
 
 if (import.meta.main) {

@@ -3,7 +3,8 @@
  * from the global options — the same way for `tools`, `run`, `serve`, `hook` and `agent` (and each
  * subagent of an agent).
  */
-import { auditableInput, AuditLog } from "../audit/log.ts";
+import { policyDigestsOf } from "../audit/decision.ts";
+import { auditableInput, type AuditEvent, AuditLog } from "../audit/log.ts";
 import { analyzeBash } from "../bash/analyze.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import type { SandboxAsker } from "../exec/processes/sandbox-exceptions.ts";
@@ -25,11 +26,13 @@ import { DiscoveredTools } from "../search/discovered.ts";
 import { shellCommandOf } from "../tool/shell.ts";
 import type { AnyTool, InvokedBy, ToolContext } from "../tool/types.ts";
 import { mcpResourceTools } from "../tools/mcp-resources/index.ts";
+import type { Telemetry } from "../telemetry/api.ts";
 import { createSkillTool, SkillCatalog } from "../tools/skill/tool.ts";
 import { createToolSearchTool } from "../tools/tool-search/tool.ts";
 import { ConfigError } from "./errors.ts";
 import { type GlobalOptions, loadOptionsOf, permissionModeOf, poolModeOf } from "./options.ts";
 import { openMcp } from "./mcp.ts";
+import { openCliTelemetry } from "./telemetry.ts";
 
 /**
  * Loads the policy of the global options. A broken user, project, flag or CLI rule is a
@@ -70,6 +73,8 @@ export interface Runtime {
   readonly plugins: PluginHost;
   /** The built-in tools, Bash and ExecCommand running their commands in this runtime's sandbox. */
   readonly baseTools: readonly AnyTool[];
+  /** Decisions, calls and spans exported over OTLP, when telemetry is on. */
+  readonly telemetry?: Telemetry;
   /**
    * A pool over `tools` (default: `baseTools`) with its own ToolSearch, fed by the MCP servers.
    */
@@ -94,8 +99,9 @@ export async function openRuntime(globals: GlobalOptions, options: RuntimeOption
     })),
   );
   // The Bash parser loads on the first analysis (the pipeline analyses before it decides).
-  await mcp.connectAll();
-  const sandbox = runtimeSandbox(globals, loaded, options.sandboxAsker);
+  const [telemetry] = await Promise.all([openCliTelemetry(globals, loaded.policy.state), mcp.connectAll()]);
+  const policyDigest = policyDigestsOf(loaded.policy.state).digest;
+  const sandbox = runtimeSandbox(globals, loaded, options.sandboxAsker, telemetry);
   const baseTools = getAllBaseTools({ wrapLaunch: sandbox });
   // "Always allow" answers become session rules, shared by every session of this runtime.
   let rules = loaded.policy;
@@ -110,6 +116,7 @@ export async function openRuntime(globals: GlobalOptions, options: RuntimeOption
     mcp,
     plugins,
     baseTools,
+    ...(telemetry ? { telemetry } : {}),
     makePool(tools = baseTools, options = {}) {
       const discovered = new DiscoveredTools();
       // ToolSearch reads the pool it belongs to on every call: a getter breaks the cycle.
@@ -152,6 +159,8 @@ export async function openRuntime(globals: GlobalOptions, options: RuntimeOption
         invokedBy,
         ...(agent ? { agent } : {}),
         grant,
+        ...(telemetry ? { telemetry } : {}),
+        policyDigest,
       });
     },
     close: async () => {
@@ -168,22 +177,42 @@ async function analyzeShellCommand(tool: AnyTool, input: unknown): Promise<BashA
 
 /**
  * The launch wrapper of every process tool of a runtime: one sandbox profile from the policy's
- * `sandbox` settings with the workspace (cwd) writable; runs outside it go to the audit log.
+ * `sandbox` settings with the workspace (cwd) writable; runs outside it go to the audit log (and
+ * telemetry); runs the sandbox stopped are counted by telemetry as violations.
  */
-function runtimeSandbox(globals: GlobalOptions, loaded: LoadResult, asker: SandboxAsker | undefined) {
+function runtimeSandbox(
+  globals: GlobalOptions,
+  loaded: LoadResult,
+  asker: SandboxAsker | undefined,
+  telemetry: Telemetry | undefined,
+) {
   const audit = AuditLog.inStateDir(globals.stateDir);
+  const notice = (event: AuditEvent) => {
+    const record = audit.append(event);
+    telemetry?.record(record);
+  };
   return sandboxedLaunch({
     policy: loaded.policy.state.sandbox ?? DEFAULT_SANDBOX_POLICY,
     workspace: globals.cwd,
     grantsDir: globals.stateDir,
     ...(asker ? { asker } : {}),
     onUnsandboxed: (run) =>
-      audit.append({
+      notice({
         kind: "notice",
         input: auditableInput({ command: run.command }),
         cwd: run.cwd,
         detail: `ran without the sandbox: ${run.reason}`,
       }),
+    // The model is told in the result; the fleet hears of it through telemetry.
+    onBlocked: telemetry && ((run) => {
+      telemetry.record({
+        kind: "notice",
+        input: auditableInput({ command: run.command }),
+        cwd: run.cwd,
+        detail: `sandbox blocked (${run.kind}): ${run.explanation}`,
+      });
+      telemetry.sandboxViolation(run.kind);
+    }),
   });
 }
 

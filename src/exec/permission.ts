@@ -3,6 +3,7 @@
  * policy rules, and last the person (or the non-interactive answer). A hook "allow" skips the prompt
  * but never an explicit deny or ask rule, a security check or a hard limit.
  */
+import type { Decision as ExplainedDecision } from "../policy/types.ts";
 import type { AnyTool, PermissionResult, ToolContext } from "../tool/types.ts";
 import type { HookOutcome } from "./hooks/outcome.ts";
 import type { AskAnswer, Asker, Decision } from "./types.ts";
@@ -29,6 +30,8 @@ export interface PolicyVerdict {
   suggestions: string[];
   /** After repeated denials: advice for the model to change approach (denial tracking). */
   guidance?: string;
+  /** The policy engine's whole decision, for the audit log and telemetry. */
+  explained?: ExplainedDecision;
 }
 
 export type Policy = (request: PolicyRequest) => PolicyVerdict;
@@ -41,6 +44,9 @@ export interface PermissionOutcome {
   /** Set when a person answered "always allow": the rule to save for the session. */
   grant?: string;
   guidance?: string;
+  explained?: ExplainedDecision;
+  /** Set when a PreToolUse hook or a person, not the policy, made the decision. */
+  decidedBy?: "hook" | "person";
 }
 
 export async function decidePermission(
@@ -50,10 +56,14 @@ export async function decidePermission(
   ask: Asker | undefined,
 ): Promise<PermissionOutcome> {
   if (hook.decision === "deny") {
-    return { decision: "deny", reason: hook.reason ?? "denied by a PreToolUse hook" };
+    return { decision: "deny", reason: hook.reason ?? "denied by a PreToolUse hook", decidedBy: "hook" };
   }
   const verdict = policy(request);
-  const cited = { rule: verdict.rule, source: verdict.source };
+  const cited = {
+    rule: verdict.rule,
+    source: verdict.source,
+    ...(verdict.explained ? { explained: verdict.explained } : {}),
+  };
   if (verdict.decision === "deny") {
     return {
       decision: "deny",
@@ -63,7 +73,12 @@ export async function decidePermission(
     };
   }
   if (hook.decision === "allow" && (verdict.decision === "allow" || verdict.hookMayAllow)) {
-    return { decision: "allow", reason: hook.reason ?? "allowed by a PreToolUse hook", ...cited };
+    return {
+      decision: "allow",
+      reason: hook.reason ?? "allowed by a PreToolUse hook",
+      ...cited,
+      decidedBy: "hook",
+    };
   }
   const mustAsk = verdict.decision === "ask" || hook.decision === "ask" || hook.decision === "defer";
   if (!mustAsk) return { decision: "allow", reason: verdict.reason, ...cited };
@@ -77,18 +92,19 @@ export async function decidePermission(
     warnings: verdict.warnings,
     suggestions: verdict.suggestions,
   });
+  const answered = { ...cited, decidedBy: "person" as const };
   switch (answer.behavior) {
     case "allow-once":
-      return { decision: "allow", reason: "allowed once by the user", ...cited };
+      return { decision: "allow", reason: "allowed once by the user", ...answered };
     case "allow-always":
       return {
         decision: "allow",
         reason: "allowed by the user for this session",
         grant: answer.rule ?? verdict.suggestions[0] ?? request.tool.name,
-        ...cited,
+        ...answered,
       };
     case "deny":
-      return { decision: "deny", reason: answer.message ?? "the user denied this call", ...cited };
+      return { decision: "deny", reason: answer.message ?? "the user denied this call", ...answered };
   }
 }
 

@@ -3,8 +3,10 @@
  * shape → PostToolUse hooks → emit. Each stage is its own function; this file only composes them.
  * Every failure, in any stage, becomes an is_error result: the process never dies of a tool call.
  */
-import type { AuditLog } from "../audit/log.ts";
+import { decisionFields as explainedFields } from "../audit/decision.ts";
+import type { AuditEvent, AuditLog } from "../audit/log.ts";
 import { auditableInput, digestInput } from "../audit/log.ts";
+import type { CallTrace, SpanContext, Telemetry } from "../telemetry/api.ts";
 import type { ContentBlock } from "../tool/messages.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../tool/types.ts";
 import type { ToolPool } from "../pool/tool-pool.ts";
@@ -15,7 +17,7 @@ import type { HookOutcome } from "./hooks/outcome.ts";
 import { type HookInvocation, NO_HOOKS, runAllHooks } from "./hooks/runner.ts";
 import { type DiscoveryGate, lookupTool } from "./lookup.ts";
 import { decidePermission, type PermissionOutcome, type Policy } from "./permission.ts";
-import { shapeResult } from "./shape.ts";
+import { shapeResult, textLength } from "./shape.ts";
 import type { CallOutcome, ExecuteOptions, ToolCall } from "./types.ts";
 import { validateCall } from "./validate.ts";
 
@@ -30,6 +32,10 @@ export interface PipelineDeps {
   pluginHooks?: HooksConfig;
   sessionId: string;
   audit?: AuditLog;
+  /** Decisions and calls go to telemetry too (from the same place as to the audit log), with spans. */
+  telemetry?: Telemetry;
+  /** The digest of the policy the session decides by, recorded with every decision. */
+  policyDigest?: string;
   /** Per-tool analysis run in parallel with PreToolUse hooks (the Bash analyzer). */
   analyze?: (tool: AnyTool, input: unknown) => Promise<unknown>;
   /** Saves an "always allow" answer as a session rule. */
@@ -48,7 +54,7 @@ export type ResultEnricher = (
   call: { tool: AnyTool; input: unknown; ctx: ToolContext },
 ) => Promise<ContentBlock[]>;
 
-type Stage = { tool?: AnyTool; input: unknown; started: number };
+type Stage = { tool?: AnyTool; input: unknown; started: number; trace?: CallTrace };
 
 export async function executeToolCall(
   call: ToolCall,
@@ -56,7 +62,12 @@ export async function executeToolCall(
   deps: PipelineDeps,
   options: ExecuteOptions = {},
 ): Promise<CallOutcome> {
-  const stage: Stage = { input: call.input, started: performance.now() };
+  const trace = deps.telemetry?.startCall(
+    { tool: call.name, toolUseId: call.id, sessionId: deps.sessionId, invokedBy: ctx.invokedBy },
+    options.traceParent,
+  );
+  trace?.stage("validate");
+  const stage: Stage = { input: call.input, started: performance.now(), ...(trace ? { trace } : {}) };
   try {
     return await runStages(call, ctx, deps, options, stage);
   } catch (error) {
@@ -97,6 +108,7 @@ async function runStages(
   stage.input = input;
 
   // 3. PreToolUse hooks in parallel with analysis
+  stage.trace?.stage("hooks");
   const hookCall = {
     toolName: tool.name,
     toolUseId: call.id,
@@ -127,6 +139,7 @@ async function runStages(
   }
 
   // 4. permission (a validation "ask" is a question for the person too)
+  stage.trace?.stage("permission");
   const validationAsk: HookOutcome = !validated.ok
     ? { ...hook, decision: "ask", reason: validated.message }
     : hook;
@@ -137,7 +150,15 @@ async function runStages(
     hook.decision === "deny" ? hook : validationAsk,
     options.ask,
   );
-  audit(deps, ctx, call, tool, input, { kind: "decision", ...decisionFields(permission) });
+  audit(
+    deps,
+    ctx,
+    call,
+    tool,
+    input,
+    { kind: "decision", ...decisionFields(permission) },
+    stage.trace?.context,
+  );
   if (permission.decision === "deny") {
     const text = permission.guidance ? `${permission.reason}\n\n${permission.guidance}` : permission.reason;
     return finish(call, deps, ctx, stage, {
@@ -151,6 +172,7 @@ async function runStages(
   if (permission.grant) deps.grant?.(permission.grant);
 
   // 5. run
+  stage.trace?.stage("run");
   const ran = await runTool(tool, input, ctx, deps, options);
   const decision = "allow" as const;
   if (!ran.ok) {
@@ -174,8 +196,10 @@ async function runStages(
   }
 
   // 6. shape (a stopped call keeps what it returned, marked as failed and saying why)
+  stage.trace?.stage("shape");
   const result = ran.stopped ? { ...ran.result, isError: true } : ran.result;
-  const shaped = shapeResult(tool.toContent(result.data, input), tool.maxResultSizeChars, {
+  const content = tool.toContent(result.data, input);
+  const shaped = shapeResult(content, tool.maxResultSizeChars, {
     stateDir: ctx.stateDir,
     toolUseId: call.id,
   });
@@ -188,6 +212,7 @@ async function runStages(
   }
 
   // 7. PostToolUse hooks
+  stage.trace?.stage("post_hooks");
   const post = await hooksOf(deps, {
     ...hookCall,
     event: result.isError ? "PostToolUseFailure" : "PostToolUse",
@@ -207,6 +232,7 @@ async function runStages(
     decision,
     content: withContext(shaped.content, post, notices),
     persistedPath: shaped.persistedPath,
+    outputChars: textLength(content),
     output: result.data,
     newMessages: result.newMessages,
     contextModifier: result.contextModifier,
@@ -291,6 +317,8 @@ interface Finished {
   content: ContentBlock[];
   auditOutcome: "ok" | "error" | "denied" | "interrupted";
   persistedPath?: string;
+  /** The result's size before shaping, in characters. */
+  outputChars?: number;
   output?: unknown;
   newMessages?: CallOutcome["newMessages"];
   contextModifier?: ToolResult["contextModifier"];
@@ -330,8 +358,19 @@ function finish(
     outcome: done.auditOutcome,
     durationMs,
     ...(done.errorClass ? { errorClass: done.errorClass } : {}),
+    ...(done.outputChars !== undefined
+      ? { outputChars: done.outputChars, persisted: !!done.persistedPath }
+      : {}),
     ...(done.permission ? decisionFields(done.permission) : { decision: done.decision }),
-  });
+  }, stage.trace?.context);
+  stage.trace?.end(
+    {
+      "gen_ai.tool.name": stage.tool?.name ?? call.name,
+      "toolrt.decision": done.permission?.decision ?? done.decision,
+      "toolrt.outcome": done.auditOutcome,
+    },
+    done.isError ? done.auditOutcome : undefined,
+  );
   return {
     toolUseId: call.id,
     toolName: stage.tool?.name ?? call.name,
@@ -347,24 +386,31 @@ function finish(
   };
 }
 
+/** What decided: the policy's explained decision, unless a hook or a person decided instead. */
 function decisionFields(permission: PermissionOutcome) {
   return {
+    ...(permission.explained ? explainedFields(permission.explained) : {}),
     decision: permission.decision,
     reason: permission.reason,
-    ...(permission.rule ? { rule: permission.rule } : {}),
-    ...(permission.source ? { source: permission.source } : {}),
+    ...(permission.decidedBy ? { source: permission.decidedBy } : {}),
+    ...(!permission.explained && permission.rule ? { rule: permission.rule } : {}),
+    ...(!permission.explained && permission.source && !permission.decidedBy
+      ? { source: permission.source }
+      : {}),
   };
 }
 
+/** The one place a call's decisions and outcomes are recorded: the audit log, then telemetry. */
 function audit(
   deps: PipelineDeps,
   ctx: ToolContext,
   call: ToolCall,
   tool: AnyTool | undefined,
   input: unknown,
-  fields: Parameters<AuditLog["append"]>[0],
+  fields: AuditEvent,
+  span?: SpanContext,
 ): void {
-  deps.audit?.append({
+  const event: AuditEvent = {
     ...fields,
     tool: tool?.name ?? call.name,
     toolUseId: call.id,
@@ -372,7 +418,11 @@ function audit(
     input: auditableInput(input),
     invokedBy: ctx.invokedBy,
     sessionId: deps.sessionId,
-  });
+    mode: ctx.mode,
+    ...(deps.policyDigest ? { policyDigest: deps.policyDigest } : {}),
+  };
+  const record = deps.audit?.append(event);
+  deps.telemetry?.record(record ?? event, span);
 }
 
 function reportHookProblems(

@@ -53,6 +53,7 @@ export function rulesPolicy(
       warnings: decision.warnings,
       suggestions: decision.suggestions,
       ...(guidance ? { guidance } : {}),
+      explained: decision,
     };
   };
 }

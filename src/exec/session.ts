@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { AuditLog } from "../audit/log.ts";
 import type { ToolPool } from "../pool/tool-pool.ts";
+import type { Telemetry } from "../telemetry/api.ts";
 import { createToolContext } from "../tool/context.ts";
 import type { AnyTool, InvokedBy, PermissionMode, ToolContext } from "../tool/types.ts";
 import { isCallConcurrencySafe, maxToolConcurrency } from "./concurrency.ts";
@@ -32,6 +33,10 @@ export interface SessionOptions {
   sessionId?: string;
   /** Write the audit log (default true). */
   audit?: boolean;
+  /** Export decisions, calls and their spans (when telemetry is on). */
+  telemetry?: Telemetry;
+  /** The policy's digest, recorded with every decision. */
+  policyDigest?: string;
   analyze?: (tool: AnyTool, input: unknown) => Promise<unknown>;
   grant?: (rule: string) => void;
   callTimeoutMs?: number;
@@ -45,6 +50,8 @@ export interface SessionOptions {
 export interface RuntimeSession extends Session {
   readonly id: string;
   readonly context: ToolContext;
+  /** The session's telemetry, when it is on: the agent loop hangs its turns' spans here. */
+  readonly telemetry?: Telemetry;
   /** Runs the calls of one model message: safe ones in parallel, results in call order, one budget. */
   executeAll(calls: ToolCall[], options?: ExecuteOptions): Promise<CallOutcome[]>;
 }
@@ -68,6 +75,8 @@ export function createSession(options: SessionOptions): RuntimeSession {
     pluginHooks: options.pluginHooks,
     sessionId: id,
     audit,
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+    ...(options.policyDigest ? { policyDigest: options.policyDigest } : {}),
     analyze: options.analyze,
     grant: options.grant,
     callTimeoutMs: options.callTimeoutMs,
@@ -88,6 +97,7 @@ export function createSession(options: SessionOptions): RuntimeSession {
     stateDir: options.stateDir,
     mode: options.mode,
     invokedBy: options.invokedBy,
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     get context() {
       return context;
     },

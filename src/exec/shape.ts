@@ -16,7 +16,7 @@ export interface ShapedContent {
   persistedPath?: string;
 }
 
-function textLength(content: ContentBlock[]): number {
+export function textLength(content: ContentBlock[]): number {
   return content.reduce((sum, block) => sum + (block.type === "text" ? block.text.length : 0), 0);
 }
 

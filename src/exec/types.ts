@@ -4,6 +4,7 @@
  */
 import type { ContentBlock, Message } from "../tool/messages.ts";
 import type { ToolPool } from "../pool/tool-pool.ts";
+import type { SpanContext } from "../telemetry/api.ts";
 import type { InvokedBy, PermissionMode, ToolContext, ToolProgress } from "../tool/types.ts";
 
 export interface ToolCall {
@@ -58,6 +59,8 @@ export interface ExecuteOptions {
   onProgress?: (progress: ToolProgress) => void;
   signal?: AbortSignal;
   ask?: Asker;
+  /** The span the call's trace belongs under (the agent's turn, an MCP client's request). */
+  traceParent?: SpanContext;
 }
 
 /** One session of tool use: a pool, the policy, hooks, state, and the pipeline that ties them. */

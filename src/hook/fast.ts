@@ -14,6 +14,7 @@ export async function runFastHook(invocation: HookInvocation): Promise<number> {
   const socket = uid === undefined || process.env.TOOLRT_NO_HOOK_HELPER === "1"
     ? undefined
     : helperSocket(BUILD_HASH, process.env, uid);
+  let handOff = false;
   if (socket && BUILD_HASH && uid !== undefined) {
     try {
       const request = { build: BUILD_HASH, ...invocation, cwd: process.cwd(), stdin: await stdin };
@@ -22,7 +23,7 @@ export async function runFastHook(invocation: HookInvocation): Promise<number> {
         if (outcome.answer) await Bun.write(Bun.stdout, `${outcome.answer}\n`);
         return 0;
       }
-      if (outcome.start) await startHelper(socket);
+      if (outcome.start) handOff = await startHelper(socket);
     } catch {
       // The helper is an optimisation: whatever went wrong, decide here.
     }
@@ -32,5 +33,5 @@ export async function runFastHook(invocation: HookInvocation): Promise<number> {
     import("../cli/options.ts"),
   ]);
   // No colour: a hook never prints for a terminal, and asking would initialise process.stdout.
-  return runHookProcess(invocation, globalsFrom({ color: false }), stdin);
+  return runHookProcess(invocation, globalsFrom({ color: false }), stdin, { handOff });
 }

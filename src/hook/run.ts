@@ -3,13 +3,14 @@
  * decision" (the host decides as it would without toolrt) and a line in the audit log; the only
  * exception is a broken policy file, which denies every call and names the file (fail closed).
  */
+import { decisionFields, policyDigestsOf } from "../audit/decision.ts";
 import { auditableInput, type AuditEvent, digestInput } from "../audit/log.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import { checkCall } from "../cli/check-call.ts";
 import { type GlobalOptions, loadOptionsOf } from "../cli/options.ts";
 import type { PolicyCompiler } from "../policy/compile-cache.ts";
 import { loadPolicy } from "../policy/load.ts";
-import type { Policy } from "../policy/policy.ts";
+import type { Policy, PolicyState } from "../policy/policy.ts";
 import type { Decision } from "../policy/types.ts";
 import { PROTOCOLS } from "./hosts/index.ts";
 import { commandPlaces, type ExecutionPlace } from "../exec/processes/sandbox-context.ts";
@@ -22,7 +23,8 @@ import { errorMessage } from "../tool/errors.ts";
 
 export interface HookDeps {
   analyzeBash: (command: string) => Promise<BashAnalysis>;
-  audit: (event: AuditEvent) => void;
+  /** Records an event (the audit log, and telemetry when on), with the policy it was decided under. */
+  audit: (event: AuditEvent, policy?: Pick<PolicyState, "digests">) => void;
   /** HOME, CLAUDE_CONFIG_DIR and the other variables policy files are found by; default process.env. */
   env?: Record<string, string | undefined>;
   /** How policy sources are compiled (the resident helper keeps a CompileCache); default directly. */
@@ -58,20 +60,25 @@ export async function runHook(
     return "";
   }
   const sandbox = invocation.sandbox && protocol.replacesInput;
-  const verdict = await judge(event, globalsFor(event, globals), deps, sandbox);
+  const judgedIn = globalsFor(event, globals);
+  const { verdict, deciding, policy } = await judge(event, judgedIn, deps, sandbox);
+  const { decision: _, ...decided } = deciding ? decisionFields(deciding) : {};
   record(deps, {
     kind: "hook",
     tool: event.hostTool,
     ...(event.toolUseId ? { toolUseId: event.toolUseId } : {}),
     inputDigest: digestInput(event.calls),
     input: auditableInput(event.calls),
+    ...decided,
     ...(verdict.decision === "none" ? {} : { decision: verdict.decision }),
     reason: verdict.reason,
+    mode: judgedIn.mode,
+    ...(policy ? { policyDigest: policyDigestsOf(policy.state).digest } : {}),
     invokedBy,
     ...(event.sessionId ? { sessionId: event.sessionId } : {}),
     ...(event.cwd ? { cwd: event.cwd } : {}),
     detail: `answered ${verdict.decision}${verdict.command === undefined ? "" : " (in the sandbox)"}`,
-  });
+  }, policy?.state);
   return protocol.answer(verdict, event);
 }
 
@@ -89,14 +96,23 @@ function readEvent(stdin: string, read: (payload: unknown) => HookEvent): HookEv
   }
 }
 
+interface Judged {
+  verdict: Verdict;
+  /** The decision the verdict follows (the first deny, hard ask, ask, or allow), for the record. */
+  deciding?: Decision;
+  policy?: Policy;
+}
+
 async function judge(
   event: PreToolEvent,
   globals: GlobalOptions,
   deps: HookDeps,
   sandbox: boolean,
-): Promise<Verdict> {
+): Promise<Judged> {
   if (event.calls.length === 0) {
-    return { decision: "none", reason: `toolrt does not judge ${event.hostTool} calls`, warnings: [] };
+    return {
+      verdict: { decision: "none", reason: `toolrt does not judge ${event.hostTool} calls`, warnings: [] },
+    };
   }
   let policy: Policy;
   try {
@@ -107,21 +123,31 @@ async function judge(
     }).policy;
   } catch (error) {
     return {
-      decision: "deny",
-      reason: `toolrt could not load its policy (${errorMessage(error)})`,
-      warnings: [],
+      verdict: {
+        decision: "deny",
+        reason: `toolrt could not load its policy (${errorMessage(error)})`,
+        warnings: [],
+      },
     };
   }
   try {
     const [only] = event.calls;
     if (sandbox && event.calls.length === 1 && only?.tool === "Bash") {
-      return await sandboxedVerdict(only, event, policy, globals, deps);
+      return { ...await sandboxedVerdict(only, event, policy, globals, deps), policy };
     }
     const decisions: Decision[] = [];
     for (const call of event.calls) decisions.push(await decideCall(call, policy, globals, deps));
-    return verdictFor(decisions);
+    const deciding = decisions.find((d) => d.decision === "deny") ??
+      decisions.find((d) => d.decision === "ask" && d.hardAsk) ?? decisions.find((d) =>
+        d.decision === "ask"
+      ) ??
+      decisions[0];
+    return { verdict: verdictFor(decisions), ...(deciding ? { deciding } : {}), policy };
   } catch (error) {
-    return { decision: "none", reason: `toolrt failed to decide: ${errorMessage(error)}`, warnings: [] };
+    return {
+      verdict: { decision: "none", reason: `toolrt failed to decide: ${errorMessage(error)}`, warnings: [] },
+      policy,
+    };
   }
 }
 
@@ -149,7 +175,7 @@ async function sandboxedVerdict(
   policy: Policy,
   globals: GlobalOptions,
   deps: HookDeps,
-): Promise<Verdict> {
+): Promise<Judged> {
   const settings = policy.state.sandbox ?? DEFAULT_SANDBOX_POLICY;
   const home = (deps.env ?? process.env).HOME;
   const places = commandPlaces(settings, globals.cwd, { asksForHosts: false, ...(home ? { home } : {}) });
@@ -163,16 +189,19 @@ async function sandboxedVerdict(
   };
   const decision = await decideCall(call, policy, globals, deps, placeOf);
   const verdict = verdictFor([decision]);
-  if (!decision.sandbox?.autoAllowed) return verdict;
+  if (!decision.sandbox?.autoAllowed) return { verdict, deciding: decision };
   const command = (call.input as { command: string }).command;
   // The allow is shown where the prompt would have been: destructive warnings ride on it.
   const warned = verdict.warnings.length > 0
     ? `${verdict.reason}; warning: ${verdict.warnings.join("; ")}`
     : verdict.reason;
   return {
-    ...verdict,
-    reason: warned,
-    command: sandboxedCommand(command, settings, globals.cwd, deps.self ?? selfCommand()),
+    verdict: {
+      ...verdict,
+      reason: warned,
+      command: sandboxedCommand(command, settings, globals.cwd, deps.self ?? selfCommand()),
+    },
+    deciding: decision,
   };
 }
 
@@ -201,9 +230,9 @@ function recordPost(deps: HookDeps, event: PostToolEvent, invokedBy: string): vo
   });
 }
 
-function record(deps: HookDeps, event: AuditEvent): void {
+function record(deps: HookDeps, event: AuditEvent, policy?: Pick<PolicyState, "digests">): void {
   try {
-    deps.audit(event);
+    deps.audit(event, policy);
   } catch (error) {
     process.stderr.write(`toolrt hook: could not write the audit log: ${errorMessage(error)}\n`);
   }

@@ -6,6 +6,7 @@
  * would allow the call.
  */
 import { randomUUID } from "node:crypto";
+import { parseTraceparent } from "../telemetry/trace.ts";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
@@ -48,6 +49,8 @@ export function createServeServer(session: Session): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const progressToken = request.params._meta?.progressToken;
+    // A client that traces its agent turns says so in `_meta.traceparent`: the call's spans join it.
+    const traceParent = parseTraceparent(request.params._meta?.traceparent);
     let progress = 0;
     const asker = elicitationAsker(server);
     const outcome = await session.execute(
@@ -55,6 +58,7 @@ export function createServeServer(session: Session): Server {
       {
         signal: extra.signal,
         ...(asker ? { ask: asker } : {}),
+        ...(traceParent ? { traceParent } : {}),
         ...(progressToken === undefined ? {} : {
           onProgress: (p) =>
             void extra.sendNotification({
@@ -153,7 +157,7 @@ function answerOf(action: string, decision: unknown, rule: string | undefined): 
   return { behavior: "deny", message: "the user denied the call" };
 }
 
-/** Serves over stdin/stdout until the client disconnects. */
+/** Serves over stdin/stdout until the client disconnects (or closes our stdin). */
 export async function serveStdio(session: Session): Promise<void> {
   const server = createServeServer(session);
   const closed = new Promise<void>((resolve) => {
@@ -162,6 +166,9 @@ export async function serveStdio(session: Session): Promise<void> {
       previous?.();
       resolve();
     };
+    // The transport does not close on end of input: without this the process would just run out
+    // of work and exit, and nothing after serving (closing sessions, the telemetry flush) would run.
+    process.stdin.once("end", resolve);
   });
   await server.connect(new StdioServerTransport());
   await closed;

@@ -13,12 +13,12 @@ import type { CompiledRule } from "./compile-rule.ts";
 import { FileProblem } from "./json-position.ts";
 import type { PathAnchors } from "./path-glob.ts";
 import type { CompiledFile, FileContext } from "./policy-file.ts";
-import { type LoadedFile, Policy } from "./policy.ts";
+import { type LoadedFile, Policy, type SourceDigest } from "./policy.ts";
 import { compileRuleList, type ListedRule } from "./rule-list.ts";
 import { mergeSandboxSections, type SandboxSource } from "./sandbox-policy.ts";
 import { grantsFile, readGrants, readSandboxGrants } from "./session-grants.ts";
 import { isTrusted } from "./trust.ts";
-import type { Effect } from "./types.ts";
+import type { Effect, SourceName } from "./types.ts";
 
 export interface LoadOptions {
   /** Workspace root. */
@@ -53,7 +53,7 @@ const EMBEDDED_DEFAULT_FILE = "<embedded>/policy/default.json";
 export const EMBEDDED_DEFAULT_TEXT = `${JSON.stringify(defaultPolicy, null, 2)}\n`;
 
 /** Where the managed policy lives: `TOOLRT_MANAGED_POLICY` (a file or a directory) or the system dir. */
-function managedPolicyFiles(
+export function managedPolicyFiles(
   env: Record<string, string | undefined>,
   platform: NodeJS.Platform,
 ): string[] {
@@ -76,7 +76,7 @@ function managedPolicyFiles(
   return [...(exists(main) ? [main] : []), ...extra];
 }
 
-function userPolicyFile(env: Record<string, string | undefined>): string {
+export function userPolicyFile(env: Record<string, string | undefined>): string {
   const config = env.XDG_CONFIG_HOME || join(homeOf(env), ".config");
   return join(config, "toolrt", "policy.json");
 }
@@ -100,6 +100,11 @@ export function loadPolicy(options: LoadOptions): LoadResult {
   const files: LoadedFile[] = [];
   const rules: CompiledRule[] = [];
   const anchorsAt = (sourceBase: string): PathAnchors => ({ cwd, home, sourceBase });
+  const digests: SourceDigest[] = [];
+  const digested = (source: SourceName, file: string, text: string) => {
+    digests.push({ source, file, sha256: new Bun.CryptoHasher("sha256").update(text).digest("hex") });
+    return text;
+  };
 
   const take = (compiled: CompiledFile | undefined) => {
     if (!compiled) return undefined;
@@ -114,7 +119,12 @@ export function loadPolicy(options: LoadOptions): LoadResult {
   const sandboxSections: SandboxSource[] = [];
   const readPolicy = (file: string, context: FileContext, required = false) => {
     const compiled = take(
-      readText(file, errors, required, (text) => compiler.policyText(file, text, context)),
+      readText(
+        file,
+        errors,
+        required,
+        (text) => compiler.policyText(file, digested(context.source, file, text), context),
+      ),
     );
     const sandbox = compiled?.loaded && compiled.spec?.sandbox;
     if (sandbox) sandboxSections.push({ source: context.source, file, trusted: context.trusted, sandbox });
@@ -160,12 +170,18 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     rules.push(...sessionRules(options.stateDir, cwd, anchorsAt(cwd), errors, warnings));
     const granted = sessionSandbox(options.stateDir, cwd);
     if (granted) sandboxSections.push(granted);
-    if (wantsClaude) rules.push(...claudeRules(env, cwd, home, trusted, compiler, errors, warnings));
-    const embedded = compiler.policyText(EMBEDDED_DEFAULT_FILE, EMBEDDED_DEFAULT_TEXT, {
-      source: "default",
-      anchors: anchorsAt(cwd),
-      trusted: true,
-    });
+    if (wantsClaude) {
+      rules.push(...claudeRules(env, cwd, home, trusted, compiler, errors, warnings, digested));
+    }
+    const embedded = compiler.policyText(
+      EMBEDDED_DEFAULT_FILE,
+      digested("default", EMBEDDED_DEFAULT_FILE, EMBEDDED_DEFAULT_TEXT),
+      {
+        source: "default",
+        anchors: anchorsAt(cwd),
+        trusted: true,
+      },
+    );
     take(embedded);
   }
   if (options.mode === "bypassPermissions" && bypassDisabledBy) {
@@ -193,6 +209,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     ...(lockedBy ? { lockedBy } : {}),
     ...(bypassDisabledBy ? { bypassDisabledBy } : {}),
     ...(allowedPlugins ? { allowedPlugins } : {}),
+    digests,
   });
   return { policy, errors, managedErrors, warnings };
 }
@@ -263,6 +280,7 @@ function claudeRules(
   compiler: PolicyCompiler,
   errors: FileProblem[],
   warnings: string[],
+  digested: (source: SourceName, file: string, text: string) => string,
 ): CompiledRule[] {
   const userDir = env.CLAUDE_CONFIG_DIR || join(home, ".claude");
   const settings: [string, string, boolean][] = [
@@ -276,7 +294,13 @@ function claudeRules(
       file,
       errors,
       false,
-      (text) => compiler.claudeSettings(file, text, { cwd, home, sourceBase }, isTrustedFile),
+      (text) =>
+        compiler.claudeSettings(
+          file,
+          digested("claude", file, text),
+          { cwd, home, sourceBase },
+          isTrustedFile,
+        ),
     );
     if (!result) continue;
     errors.push(...result.errors);

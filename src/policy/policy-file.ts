@@ -67,6 +67,13 @@ export function compilePolicyText(file: string, text: string, context: FileConte
       }
     }
   }
+  if ((context.source === "project" || context.source === "local") && spec.telemetry !== undefined) {
+    warnings.push(doc.problemAt(
+      ["telemetry"],
+      '"telemetry" is read from managed, user and --policy files only (a workspace does not choose where its calls are reported); ignored here',
+      { atKey: true },
+    ));
+  }
   const rules: CompiledRule[] = [];
   const seen = new Set<string>();
   spec.rules.forEach((rule, index) => {

@@ -33,6 +33,13 @@ export interface SearchScope {
   setBy: string[];
 }
 
+/** The sha256 of a policy source's text as it was read (for the audit log and telemetry). */
+export interface SourceDigest {
+  source: SourceName;
+  file: string;
+  sha256: string;
+}
+
 export interface PolicyState {
   /** Set when the policy must deny every call (a broken managed or other policy file). */
   failClosed?: string;
@@ -47,6 +54,8 @@ export interface PolicyState {
   files: LoadedFile[];
   /** How Bash and ExecCommand run: the `sandbox` sections of the policy files, merged (absent: the defaults). */
   sandbox?: SandboxPolicy;
+  /** Every policy and settings text that was read, with its digest. */
+  digests?: SourceDigest[];
 }
 
 /** Sources from the most to the least authoritative; decisions list matched rules in this order. */

@@ -99,6 +99,29 @@ export const sandboxSectionSchema = z.strictObject({
   ),
 });
 
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** OTLP export of decisions and calls. How it combines with OTEL_* variables: src/telemetry/README.md. */
+export const telemetrySectionSchema = z.strictObject({
+  enabled: z.boolean().optional().describe(
+    "Export decisions and tool calls over OTLP (default false). Set in the managed policy, nothing else can change it",
+  ),
+  endpoint: z.url({ protocol: /^https?$/, error: "expected an http:// or https:// URL" }).optional().describe(
+    "The collector's OTLP/HTTP base URL (/v1/logs, /v1/metrics, /v1/traces are added), like OTEL_EXPORTER_OTLP_ENDPOINT",
+  ),
+  protocol: z.enum(["http/protobuf", "http/json"]).optional().describe(
+    "Like OTEL_EXPORTER_OTLP_PROTOCOL (default http/protobuf)",
+  ),
+  headers: z.record(z.string().regex(headerName, "expected an HTTP header name"), z.string()).optional()
+    .describe("Sent with every export, e.g. an Authorization header; like OTEL_EXPORTER_OTLP_HEADERS"),
+  resourceAttributes: z.record(z.string().min(1), z.string()).optional().describe(
+    "Added to every record's resource, like OTEL_RESOURCE_ATTRIBUTES (e.g. team, fleet)",
+  ),
+  includeInput: z.boolean().optional().describe(
+    "Send the redacted, bounded tool input with each decision (default true; false sends only its digest)",
+  ),
+});
+
 export const policyFileSchema = z.strictObject({
   $schema: z.string().optional(),
   description: z.string().optional(),
@@ -119,6 +142,9 @@ export const policyFileSchema = z.strictObject({
   tools: toolLoadingSchema.optional().describe(
     "Deferral overrides (alwaysLoad, defer) and what ToolSearch may find (search, searchServers)",
   ),
+  telemetry: telemetrySectionSchema.optional().describe(
+    "OTLP export of decisions and calls; read from managed, user and --policy files only (see policy/README.md)",
+  ),
   rules: z.array(policyRuleSchema).default([]),
   tests: z.array(policyTestSchema).default([]),
 });
@@ -127,6 +153,7 @@ export type PolicyRuleSpec = z.infer<typeof policyRuleSchema>;
 export type PolicyTestSpec = z.infer<typeof policyTestSchema>;
 export type PolicyFileSpec = z.infer<typeof policyFileSchema>;
 export type SandboxSection = z.infer<typeof sandboxSectionSchema>;
+export type TelemetrySection = z.infer<typeof telemetrySectionSchema>;
 
 /** The JSON Schema of a policy file. */
 export function policyJsonSchema(): Record<string, unknown> {

@@ -2,26 +2,14 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startFakeAnthropic } from "../../fixtures/fake-anthropic/server.ts";
-import { runCli } from "../helpers/cli.ts";
+import { runCli, runCliAsync } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/session-context.ts";
 
-const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
 const FIXTURES = join(import.meta.dir, "../../fixtures/transcripts");
 
 /** Spawned without blocking, so the in-process fake server can answer. */
-async function runAgentCli(args: string[], env: Record<string, string>) {
-  const proc = Bun.spawn([process.execPath, MAIN, ...args], {
-    env: { ...process.env, NO_COLOR: "1", ANTHROPIC_API_KEY: "", ANTHROPIC_AUTH_TOKEN: "", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-    stdin: "ignore",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, code };
+function runAgentCli(args: string[], env: Record<string, string>) {
+  return runCliAsync(args, { env: { ANTHROPIC_API_KEY: "", ANTHROPIC_AUTH_TOKEN: "", ...env } });
 }
 
 describe("toolrt agent", () => {

@@ -20,3 +20,26 @@ export function runCli(
   });
   return { code: proc.exitCode ?? -1, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
 }
+
+/**
+ * Like `runCli`, without blocking this process, so a server the test runs (a fake API, an OTLP
+ * receiver) can answer the child. `exactEnv` gives the child `env` alone, not added to this one's.
+ */
+export async function runCliAsync(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; stdin?: string; exactEnv?: boolean } = {},
+): Promise<CliRun> {
+  const proc = Bun.spawn([process.execPath, MAIN, ...args], {
+    cwd: options.cwd,
+    env: options.exactEnv ? options.env : { ...process.env, NO_COLOR: "1", ...options.env },
+    stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout, stderr };
+}

@@ -201,6 +201,20 @@ describe("helperSocket: one helper per build, user and decision environment", ()
     expect(helperSocket("b1", { ...env, PATH: "/bin" }, 1000)).toBe(base);
   });
 
+  test("another telemetry setting is another socket: a helper exports only where its callers would", () => {
+    const base = helperSocket("b1", env, 1000);
+    for (
+      const more of [
+        { TOOLRT_ENABLE_TELEMETRY: "1" },
+        { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" },
+        { OTEL_EXPORTER_OTLP_HEADERS: "authorization=other" },
+        { OTEL_SDK_DISABLED: "true" },
+      ]
+    ) {
+      expect(helperSocket("b1", { ...env, ...more }, 1000), JSON.stringify(more)).not.toBe(base);
+    }
+  });
+
   test("none from source (no build hash) or where the path would not fit a socket address", () => {
     expect(helperSocket(undefined, env, 1000)).toBeUndefined();
     expect(helperSocket("b1", { ...env, TOOLRT_HOME: `/${"d".repeat(80)}` }, 1000)).toBeUndefined();

@@ -38,7 +38,7 @@ const cases: [string, string, string][] = [
   [
     "unknown top-level field",
     '{\n  "rulez": []\n}',
-    'p.json:2:3: unknown field "rulez"; expected one of: $schema, description, lock, disableBypassPermissions, claudeSettings, allowedPlugins, hooks, sandbox, tools, rules, tests',
+    'p.json:2:3: unknown field "rulez"; expected one of: $schema, description, lock, disableBypassPermissions, claudeSettings, allowedPlugins, hooks, sandbox, tools, telemetry, rules, tests',
   ],
   [
     "unknown rule field",

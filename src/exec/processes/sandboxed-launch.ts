@@ -28,6 +28,15 @@ export interface UnsandboxedRun {
   reason: string;
 }
 
+/** A sandboxed command the sandbox stopped (a blocked write, read, host or process), for the audit log. */
+export interface BlockedRun {
+  command: string;
+  cwd: string;
+  /** `network` when the proxy refused a host, `filesystem-or-limits` for what the command's output shows. */
+  kind: "network" | "filesystem-or-limits";
+  explanation: string;
+}
+
 export interface SandboxedLaunchOptions {
   policy: SandboxPolicy;
   /** Writable root of the profile (the session's cwd). */
@@ -36,6 +45,8 @@ export interface SandboxedLaunchOptions {
   availability?: SandboxAvailability;
   /** Told of every run outside the sandbox, before it starts. */
   onUnsandboxed?: (run: UnsandboxedRun) => void;
+  /** Told of every sandboxed run that failed because of the sandbox. */
+  onBlocked?: (run: BlockedRun) => void;
   /**
    * A person to ask for a host or a path the sandbox blocks (interactive sessions); without one,
    * such hosts are refused and the result names the exception to ask for.
@@ -113,8 +124,14 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
         timingMark("launch:cleaned");
       },
       notices: mode.notices,
-      explainFailure: ({ output, exitCode }) =>
-        explainSandboxFailure({ output, exitCode, cwd: launch.cwd, denials }, profile),
+      explainFailure: ({ output, exitCode }) => {
+        const explanation = explainSandboxFailure({ output, exitCode, cwd: launch.cwd, denials }, profile);
+        if (explanation) {
+          const kind = denials.length > 0 ? "network" : "filesystem-or-limits";
+          options.onBlocked?.({ command: request.command, cwd: launch.cwd, kind, explanation });
+        }
+        return explanation;
+      },
       ...(exceptions.asks
         ? {
           askToRetry: ({ output }) =>

@@ -72,16 +72,16 @@ export async function askHelper(
 /**
  * Starts a helper for the next calls — detached, in its own session, with this process's
  * environment — unless one was started less than a minute ago (the helper removes the marker
- * once it listens).
+ * once it listens). True when it started one.
  */
-export async function startHelper(socket: string): Promise<void> {
+export async function startHelper(socket: string): Promise<boolean> {
   const { closeSync, mkdirSync, openSync, statSync, utimesSync } = await import("node:fs");
   mkdirSync(socket.slice(0, socket.lastIndexOf("/")), { recursive: true, mode: 0o700 });
   const marker = startMarker(socket);
   try {
     closeSync(openSync(marker, "wx", 0o600));
   } catch {
-    if (Date.now() - statSync(marker).mtimeMs < START_BACKOFF_MS) return;
+    if (Date.now() - statSync(marker).mtimeMs < START_BACKOFF_MS) return false;
     utimesSync(marker, new Date(), new Date());
   }
   Bun.spawn([process.execPath, ...HELPER_ARGV], {
@@ -89,6 +89,7 @@ export async function startHelper(socket: string): Promise<void> {
     stdio: ["ignore", "ignore", "ignore"],
     detached: true,
   }).unref();
+  return true;
 }
 
 async function statOf(path: string) {

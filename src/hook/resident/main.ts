@@ -2,7 +2,8 @@
 import { AuditLog } from "../../audit/log.ts";
 import { globalsFrom } from "../../cli/options.ts";
 import { CompileCache } from "../../policy/compile-cache.ts";
-import { answerHook } from "../process.ts";
+import { EXIT_DEADLINE_MS, flushTelemetry } from "../../telemetry/registry.ts";
+import { answerHook, hookTelemetry } from "../process.ts";
 import { serveHelper } from "./helper.ts";
 import { BUILD_HASH, helperSocket } from "./socket.ts";
 
@@ -17,16 +18,18 @@ export async function runResidentHelper(): Promise<number> {
   await serveHelper({
     socket,
     build: BUILD_HASH,
-    answer: (request) =>
-      answerHook(
-        request.stdin,
-        { host: request.host, sandbox: request.sandbox },
-        globalsFrom({ cwd: request.cwd }),
-        audit,
+    answer: async (request) => {
+      const globals = globalsFrom({ cwd: request.cwd });
+      // Read per call, like the policy: a managed policy that turns telemetry on applies at once.
+      const telemetry = await hookTelemetry(globals, audit);
+      return answerHook(request.stdin, { host: request.host, sandbox: request.sandbox }, globals, audit, {
         compiler,
-      ),
+        ...(telemetry ? { telemetry } : {}),
+      });
+    },
     idleMs: IDLE_MS,
     checkMs: CHECK_MS,
   });
+  await flushTelemetry(EXIT_DEADLINE_MS);
   return 0;
 }

@@ -25,6 +25,14 @@ export const DECISION_ENV = [
   "TOOLRT_HOME",
 ] as const;
 
+/** Telemetry's variables (OTEL_*, TOOLRT_ENABLE_TELEMETRY): a helper exports where its callers would. */
+function telemetryEnv(env: Record<string, string | undefined>): string[] {
+  return Object.keys(env)
+    .filter((name) => name.startsWith("OTEL_") || name === "TOOLRT_ENABLE_TELEMETRY")
+    .sort()
+    .map((name) => `${name}=${env[name]}`);
+}
+
 /** Unix socket paths longer than this do not fit `sockaddr_un` everywhere: no helper then. */
 const MAX_SOCKET_PATH = 96;
 
@@ -45,7 +53,12 @@ export function helperSocket(
 ): string | undefined {
   const stateDir = stateDirOf(env);
   if (!build || !stateDir) return undefined;
-  const key = [build, String(uid), ...DECISION_ENV.map((name) => `${name}=${env[name] ?? ""}`)].join("\0");
+  const key = [
+    build,
+    String(uid),
+    ...DECISION_ENV.map((name) => `${name}=${env[name] ?? ""}`),
+    ...telemetryEnv(env),
+  ].join("\0");
   const digest = new Bun.CryptoHasher("sha256").update(key).digest("hex").slice(0, 24);
   const path = `${stateDir}/hook-${digest}.sock`;
   return path.length <= MAX_SOCKET_PATH ? path : undefined;
