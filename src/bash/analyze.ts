@@ -10,6 +10,12 @@
 import type { Parser } from "web-tree-sitter";
 import { findCatastrophes, isCriticalTarget } from "./catastrophic.ts";
 import { runChecks } from "./checks.ts";
+import { joinContinuations } from "./continuation.ts";
+import { placeCommands } from "./cwd.ts";
+import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
+import { inlineCode, shellPayloads } from "./inline-code.ts";
+import { printedSecrets } from "./secret-output.ts";
+import { specFor } from "./specs/index.ts";
 import { classify } from "./classify.ts";
 import type { Judged, RawCommand, WalkResult } from "./command.ts";
 import { bashParserLoadError, loadBashParser, loadedBashParser } from "./parser.ts";
@@ -21,7 +27,7 @@ import type { BashAnalysis, CheckHit, ParseOutcome, Redirect, SimpleCommand } fr
 import { quoteViews } from "./views.ts";
 import { unknownVariable, walkTree } from "./walker.ts";
 import { destructiveWarnings } from "./warnings.ts";
-import { basename, SAFE_ENV_VARS, SHELLS, stdinScript, stdinText, unwrap } from "./wrappers.ts";
+import { basename, SAFE_ENV_VARS, type Script, SHELLS, stdinScript, stdinText, unwrap } from "./wrappers.ts";
 
 /** Above this many sub-commands the analyzer stops judging them one by one: ask. */
 export const MAX_SUBCOMMANDS = 50;
@@ -86,7 +92,14 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
         inner.catastrophic.length === 0
       ? suggestRules(commands)
       : [],
-    paths: judged.flatMap((j) => j.paths.map((p) => ({ command: j.name, path: p.path, access: p.access }))),
+    paths: judged.flatMap((j) =>
+      j.paths.map((p) => ({
+        command: j.name,
+        path: p.path,
+        access: p.access,
+        ...(p.glob ? { glob: true } : {}),
+      }))
+    ),
     catastrophic: inner.catastrophic,
     askReasons,
   };
@@ -114,12 +127,35 @@ interface Inner {
   tooLong?: boolean;
 }
 
-function analyzeInner(command: string, parser: Parser | null, depth: number): Inner {
+function analyzeInner(written: string, parser: Parser | null, depth: number): Inner {
+  // bash joins backslash-newline before anything else; so does every judgement here.
+  const command = joinContinuations(written);
   const { walk, unparsed, tooLong } = read(command, parser);
   const complex = [...walk.complex];
   const judged: Judged[] = [];
   const checks = new Map<number, CheckHit>();
   const catastrophic = new Map<string, ReturnType<typeof findCatastrophes>[number]>();
+  const runScript = (script: Script, raw: RawCommand | undefined) => {
+    if (depth >= MAX_SCRIPT_DEPTH) {
+      complex.push("shell code nested in shell code too deeply to follow");
+      return;
+    }
+    const sub = analyzeInner(script.text, parser, depth + 1);
+    const unsafeEnv = Object.keys(script.env).some((key) => !SAFE_ENV_VARS.has(key));
+    for (const j of sub.judged) {
+      j.command.via ??= script.via;
+      j.command.env = { ...script.env, ...j.command.env };
+      if (unsafeEnv) Object.assign(j.command, { hasUnsafeEnv: true, readOnly: false, prefix: null });
+      // The whole script runs as this stage of the outer pipeline (`curl x | sh -c 'python3'`).
+      judged.push(
+        raw ? { ...j, raw: { ...j.raw, pipe: raw.pipe, stage: raw.stage, stages: raw.stages } } : j,
+      );
+    }
+    complex.push(...sub.complex);
+    if (sub.unparsed) complex.push(sub.unparsed);
+    for (const hit of sub.checks) checks.set(hit.id, hit);
+    for (const c of sub.catastrophic) catastrophic.set(c.id, c);
+  };
   for (const raw of walk.commands) {
     const stdin = stdinText(raw, walk.commands);
     const { invocations, scripts: wrapped } = unwrap(raw, stdin);
@@ -129,26 +165,15 @@ function analyzeInner(command: string, parser: Parser | null, depth: number): In
       const unknown = unknownWord(j);
       if (unknown) complex.push(unknownVariable(unknown));
       judged.push(j);
+      scripts.push(...payloadScripts(j));
     });
     if (invocations.length === 0) judged.push(...redirectOnly(raw));
-    for (const script of scripts) {
-      if (depth >= MAX_SCRIPT_DEPTH) {
-        complex.push("shell code nested in shell code too deeply to follow");
-        continue;
-      }
-      const sub = analyzeInner(script.text, parser, depth + 1);
-      const unsafeEnv = Object.keys(script.env).some((key) => !SAFE_ENV_VARS.has(key));
-      for (const j of sub.judged) {
-        j.command.via ??= script.via;
-        j.command.env = { ...script.env, ...j.command.env };
-        if (unsafeEnv) Object.assign(j.command, { hasUnsafeEnv: true, readOnly: false, prefix: null });
-        // The whole script runs as this stage of the outer pipeline (`curl x | sh -c 'python3'`).
-        judged.push({ ...j, raw: { ...j.raw, pipe: raw.pipe, stage: raw.stage, stages: raw.stages } });
-      }
-      complex.push(...sub.complex);
-      if (sub.unparsed) complex.push(sub.unparsed);
-      for (const hit of sub.checks) checks.set(hit.id, hit);
-      for (const c of sub.catastrophic) catastrophic.set(c.id, c);
+    for (const script of scripts) runScript(script, raw);
+  }
+  // Literal text the shell evaluates as arithmetic or a name (`(( 'a[$(cmd)]' ))`) runs its substitutions.
+  for (const text of walk.evaluated ?? []) {
+    for (const code of hiddenSubstitutions(text)) {
+      runScript({ text: code, via: "arithmetic evaluation", env: {} }, undefined);
     }
   }
   const hits = runChecks({
@@ -159,7 +184,8 @@ function analyzeInner(command: string, parser: Parser | null, depth: number): In
       (parser === null && walk.complex.includes("unterminated quote")),
   });
   for (const hit of hits) checks.set(hit.id, hit);
-  for (const c of findCatastrophes(command, judged)) catastrophic.set(c.id, c);
+  placeCommands(judged);
+  for (const c of findCatastrophes(command, judged, walk.functions)) catastrophic.set(c.id, c);
   return {
     judged,
     complex: [...new Set(complex)],
@@ -227,9 +253,13 @@ function judgeInvocation(
   const name = basename(inv.words[0]?.text ?? "");
   const args = inv.words.slice(1).map((w) => w.text);
   const redirectPaths = redirectAccess(redirects);
-  const paths: Access[] = [...verdict.paths, ...redirectPaths];
+  const globs = new Set(inv.words.filter((w) => w.glob).map((w) => w.text));
+  const operandPaths = verdict.paths.map((p) => (globs.has(p.path) ? { ...p, glob: true } : p));
+  const paths: Access[] = [...operandPaths, ...redirectPaths];
   const hasUnsafeEnv = Object.keys(inv.env).some((key) => !SAFE_ENV_VARS.has(key));
-  const noAutoAllow = [...inv.notes, ...verdict.noAutoAllow];
+  // A spec judges the words it knows bash evaluates; other builtins are judged here.
+  const evaluated = specFor(name) ? [] : evaluationRisks(name, args);
+  const noAutoAllow = [...inv.notes, ...verdict.noAutoAllow, ...evaluated];
   if (
     !SHELLS.has(name) && programFromStdin(name, args, false) && (args.includes("-") || takesInput(inv.raw))
   ) {
@@ -238,11 +268,13 @@ function judgeInvocation(
   const viaXargs = inv.via === "xargs" && !verdict.readOnly;
   if (viaXargs) noAutoAllow.push("xargs passes it arguments from input that cannot be checked");
   const ruleText = verdict.ruleWords.join(" ");
+  const secrets = printedSecrets(name, args, redirects);
+  const reasons = [...new Set([...verdict.reasons, ...secrets])];
   const readOnly = inv.words.length === 0
     ? !hasUnsafeEnv && redirectPaths.every((p) => p.access === "read")
     : verdict.readOnly && !inv.sideEffects && !hasUnsafeEnv && noAutoAllow.length === 0 &&
       redirectPaths.every((p) => p.access === "read") &&
-      inv.words.every((w, i) => !w.dynamic || (i > 0 && PRINTERS.has(name)));
+      inv.words.every((w, i) => !w.dynamic || (i > 0 && PRINTERS.has(name))) && secrets.length === 0;
   const command: SimpleCommand = {
     argv: inv.argv,
     env: inv.env,
@@ -252,9 +284,44 @@ function judgeInvocation(
     noAutoAllow,
     readOnly,
     prefix: readOnly || inv.words.length === 0 ? null : commandPrefix(ruleText),
+    ...(reasons.length > 0 ? { reasons } : {}),
   };
   if (inv.via) command.via = inv.via;
-  return { name, args, words: inv.words, raw: inv.raw, paths, command };
+  return {
+    name,
+    args,
+    words: inv.words,
+    raw: inv.raw,
+    paths,
+    command,
+    ...(inv.chdir !== undefined ? { chdir: inv.chdir } : {}),
+  };
+}
+
+/** Why words of this command that bash evaluates (`test -v 'a[$(id)]'`) may run code. */
+function evaluationRisks(name: string, args: string[]): string[] {
+  return evaluatedWords(name, args).flatMap((w) => {
+    const risk = evaluationRisk(w.text, w.role);
+    return risk ? [`${w.builtin}: ${risk}`] : [];
+  });
+}
+
+/**
+ * Code hidden in literal words that the command runs: an interpreter's inline code hands shell
+ * commands back (`os.system("...")`), and words bash evaluates hold command substitutions.
+ */
+function payloadScripts(j: Judged): Script[] {
+  const out: Script[] = [];
+  j.inline = inlineCode(j.name, j.args)?.code ?? null;
+  for (const text of j.inline === null ? [] : shellPayloads(j.inline)) {
+    out.push({ text, via: `${j.name} inline code`, env: {} });
+  }
+  for (const w of evaluatedWords(j.name, j.args)) {
+    for (const text of w.role === "code" ? [w.text] : hiddenSubstitutions(w.text)) {
+      out.push({ text, via: w.builtin, env: {} });
+    }
+  }
+  return out;
 }
 
 /** Its standard input is redirected or piped in (not the caller's, which is empty for an agent). */
@@ -298,7 +365,11 @@ function redirectAccess(redirects: Redirect[]): Access[] {
   const out: Access[] = [];
   for (const r of redirects) {
     if (r.op.includes("<<") || HARMLESS_TARGET.test(r.target)) continue;
-    out.push({ path: r.target, access: r.op.includes(">") ? "write" : "read" });
+    out.push({
+      path: r.target,
+      access: r.op.includes(">") ? "write" : "read",
+      ...(r.glob ? { glob: true } : {}),
+    });
   }
   return out;
 }

@@ -28,6 +28,8 @@ export interface RawCommand {
   nested?: string;
   /** Commands run by substitutions inside this command's words or redirections. */
   subs: RawCommand[];
+  /** Started with `&`: it runs in a forked process while the shell goes on. */
+  background?: boolean;
   /**
    * What the command reads on standard input when the command itself fixes it: a here-document
    * without expansions, a here-string, `< <(echo ...)`. Undefined when unknown or not redirected.
@@ -40,6 +42,18 @@ export interface WalkResult {
   commands: RawCommand[];
   /** Why the structure is too complex to judge word by word; empty when it is simple. */
   complex: string[];
+  /** Functions defined, with how their bodies call themselves. */
+  functions?: FunctionDefinition[];
+  /** Literal text bash evaluates as an arithmetic expression or a variable name (`(( 'a[$(x)]' ))`). */
+  evaluated?: string[];
+}
+
+export interface FunctionDefinition {
+  name: string;
+  /** Commands in the body that call the function itself. */
+  calls: number;
+  /** Of those, the ones that run in a forked process (pipeline, background, substitution). */
+  forked: number;
 }
 
 export function plainWord(text: string): Word {
@@ -53,7 +67,15 @@ export interface Judged {
   args: string[];
   words: Word[];
   raw: RawCommand;
-  /** Files it touches, its redirections included. */
-  paths: { path: string; access: "read" | "write" }[];
+  /** Files it touches, its redirections included; `glob` when the path is an unquoted pattern. */
+  paths: { path: string; access: "read" | "write"; glob?: boolean }[];
   command: SimpleCommand;
+  /** An interpreter's inline code (`python3 -c CODE`), null when it has none; read once. */
+  inline?: string | null;
+  /** The directory a wrapper runs it in (`env -C DIR`, `sudo -D DIR`). */
+  chdir?: string;
+  /** Every directory it may run in (`cd` earlier in the line); `.` is where the line started. */
+  dirs?: string[];
+  /** Where `$OLDPWD` and `cd -` may point when it runs. */
+  oldDirs?: string[];
 }

@@ -8,6 +8,8 @@ import { sedAccess } from "./sed.ts";
 export interface Access {
   path: string;
   access: "read" | "write";
+  /** An unquoted pattern: judged by the files it matches. */
+  glob?: boolean;
 }
 
 interface PathSpec extends OptionSpec {
@@ -266,6 +268,8 @@ function findPaths(args: string[]): Access[] {
   const out: Access[] = [];
   let i = 0;
   while (i < args.length && /^-[HLP]$|^-D$|^-O\d$/.test(args[i]!)) i += args[i] === "-D" ? 2 : 1;
+  // `find -- /etc`: GNU find ends its options with `--`; the roots follow.
+  if (args[i] === "--") i++;
   const roots: string[] = [];
   for (; i < args.length; i++) {
     const a = args[i]!;

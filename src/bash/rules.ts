@@ -8,6 +8,8 @@ import { type Access, extractPaths } from "./paths.ts";
 import { judgeWithSpec } from "./spec-parse.ts";
 import { printableVariable } from "./spec-values.ts";
 import { specFor } from "./specs/index.ts";
+import { secretMessage } from "./secret-output.ts";
+import { sshRunsProgram } from "./ssh.ts";
 import { basename } from "./wrappers.ts";
 
 export interface Verdict {
@@ -70,9 +72,6 @@ export const INTERPRETERS = new Set([
   "expect",
 ]);
 
-/** ssh options (keywords are case-insensitive) whose value is a command ssh runs locally. */
-const SSH_COMMAND_OPTION =
-  /^(?:-o)?(?:ProxyCommand|LocalCommand|KnownHostsCommand|PKCS11Provider|SecurityKeyProvider)\b/i;
 const NC_EXEC = /^-[a-zA-Z]*[ec]$|^--(?:exec|sh-exec|lua-exec)(?:=|$)/;
 
 /**
@@ -82,9 +81,6 @@ const NC_EXEC = /^-[a-zA-Z]*[ec]$|^--(?:exec|sh-exec|lua-exec)(?:=|$)/;
 const RUNS_PROGRAM: Record<string, RegExp[]> = {
   zip: [/^(?:-TT|--unzip-command)(?:=|$)/],
   cpio: [/^--rsh-command(?:=|$)/],
-  ssh: [SSH_COMMAND_OPTION, /^-F/],
-  scp: [SSH_COMMAND_OPTION, /^-[FS]/],
-  sftp: [SSH_COMMAND_OPTION, /^-[FSD]/],
   nc: [NC_EXEC],
   ncat: [NC_EXEC],
   netcat: [NC_EXEC],
@@ -193,7 +189,7 @@ function printedSecret(words: Word[]): string | undefined {
     if (!w.dynamic) continue;
     if (/\$\{!/.test(w.text)) return `${w.text} names variables indirectly; they may hold secrets`;
     for (const m of w.text.matchAll(/\$\{?([A-Za-z_]\w*)/g)) {
-      if (!printableVariable(m[1]!)) return `prints $${m[1]}, which may hold a secret`;
+      if (!printableVariable(m[1]!)) return secretMessage(m[1]!);
     }
   }
   return undefined;
@@ -226,6 +222,10 @@ const SPECIFIC: Record<string, Specific> = {
   pipx(args, v) {
     if (args[0] === "run") v.noAutoAllow.push("pipx run may download and run a package");
   },
+  // `-o ProxyCommand=...` in any spelling, `-F`, `-S` (the name is the rule's first word).
+  ssh: sshOptions,
+  scp: sshOptions,
+  sftp: sshOptions,
   alias(args, v) {
     if (args.some((a) => a.includes("="))) v.noAutoAllow.push("alias definitions can shadow other commands");
   },
@@ -268,6 +268,11 @@ const SPECIFIC: Record<string, Specific> = {
     }
   },
 };
+
+function sshOptions(args: string[], v: Verdict): void {
+  const why = sshRunsProgram(v.ruleWords[0] ?? "", args);
+  if (why) v.noAutoAllow.push(why);
+}
 
 /** A package spec that is a URL, git remote, tarball or local path rather than a registry name. */
 function isRemoteSpec(spec: string): boolean {

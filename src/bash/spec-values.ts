@@ -5,6 +5,8 @@
  */
 import type { Access } from "./paths.ts";
 import type { Check, Role } from "./spec.ts";
+import { evaluationRisk as evaluatedRisk } from "./evaluation.ts";
+import { secretMessage } from "./secret-output.ts";
 import { validateSed } from "./sed.ts";
 import { PRINTABLE_VARIABLES } from "./specs/variables.ts";
 
@@ -40,7 +42,7 @@ const CHECKERS: Record<Check, Checker> = {
       ? { problem: "prints every environment variable, secrets included" }
       : printableVariable(text)
       ? {}
-      : { problem: `prints $${text}, which may hold a secret` },
+      : { problem: secretMessage(text) },
 };
 
 export function checkValue(
@@ -55,20 +57,10 @@ export function checkValue(
 /**
  * Whether bash evaluating this word (a variable name whose subscript is evaluated arithmetically,
  * or an arithmetic expression) may run commands: `test -v 'a[$(id)]'`, `printf -v 'a[$(id)]'`.
- * Returns the reason when it may.
+ * Returns the reason when it may. The one judgement is `src/bash/evaluation.ts`.
  */
 export function evaluationRisk(text: string, role: Role): string | undefined {
-  if (role === "arith") {
-    return /[$`]/.test(text)
-      ? `bash evaluates ${JSON.stringify(text)} arithmetically, and expansions in it run`
-      : undefined;
-  }
-  const subscript = /^[A-Za-z_]\w*\[([\s\S]*)\]$/.exec(text)?.[1];
-  return subscript !== undefined && /[$`]/.test(subscript)
-    ? `bash evaluates the subscript of ${
-      JSON.stringify(text)
-    } arithmetically, and command substitutions in it run`
-    : undefined;
+  return role === "varname" || role === "assign" || role === "arith" ? evaluatedRisk(text, role) : undefined;
 }
 
 /** A variable `echo`/`printenv` may print without asking: a name on the reviewed list. */
@@ -115,7 +107,8 @@ function awkProgram(program: string): CheckResult {
 
 /** A jq filter can read the environment (`env`, `$ENV`) and load modules; nothing else leaves jq. */
 function jqFilter(filter: string): CheckResult {
-  if (/\$ENV\b|\benv\b|\$__prog_args\b/.test(filter)) {
+  // `env` and `$ENV` read the environment; `.env` is a field of the input.
+  if (/\$ENV\b|(?<![.\w$])env\b|\$__prog_args\b/.test(filter)) {
     return { problem: "the jq filter reads the environment, which holds secrets" };
   }
   if (/\b(?:import|include|modulemeta|get_search_list)\b/.test(filter)) {

@@ -4,6 +4,7 @@
  * `conservativeSplit` is the fallback when the parser cannot be loaded: a rough split that only
  * feeds deny rules and catastrophe detection, since its results can only ever ask.
  */
+import { CLOSE, COMMA, expandBraces, OPEN } from "./braces.ts";
 import { plainWord, type RawCommand, type WalkResult, type Word } from "./command.ts";
 import type { Redirect } from "./types.ts";
 
@@ -48,7 +49,9 @@ export function plainWords(command: string): WalkResult | null {
 }
 
 const OPERATORS = ["&&", "||", "|&", ";;", "|", ";", "&", "\n", "(", ")"];
+const OPERATOR_START = new Set(OPERATORS.map((o) => o[0]!));
 const REDIRECT = /^(\d*)(>>|>&|>\||>|<<<|<<-|<<|<>|<&|<|&>>|&>)/;
+const REDIRECT_START = /[\d<>&]/;
 
 /** Fallback split when tree-sitter is unavailable; the caller marks the result parse-unavailable. */
 export function conservativeSplit(command: string): WalkResult {
@@ -63,10 +66,11 @@ export function conservativeSplit(command: string): WalkResult {
 
   const endWord = () => {
     if (!word) return;
+    const [first = "", ...more] = expandBraces(word.text);
     if (pendingRedirect !== null) {
-      redirects.push({ op: pendingRedirect, target: word.text });
+      redirects.push({ op: pendingRedirect, target: first });
       pendingRedirect = null;
-    } else words.push(word);
+    } else words.push(...[first, ...more].map((text) => ({ ...word!, text })));
     word = null;
   };
   const endCommand = (op: string) => {
@@ -85,8 +89,7 @@ export function conservativeSplit(command: string): WalkResult {
 
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
-    const rest = command.slice(i, i + 4);
-    const op = OPERATORS.find((o) => rest.startsWith(o));
+    const op = OPERATOR_START.has(c) ? OPERATORS.find((o) => command.startsWith(o, i)) : undefined;
     if (op) {
       if (op === "(" || op === ")") complex.add("subshell or grouping");
       endCommand(op);
@@ -97,7 +100,7 @@ export function conservativeSplit(command: string): WalkResult {
       endWord();
       continue;
     }
-    const redirect = word === null ? REDIRECT.exec(command.slice(i, i + 8)) : null;
+    const redirect = word === null && REDIRECT_START.test(c) ? REDIRECT.exec(command.slice(i, i + 8)) : null;
     if (redirect) {
       endWord();
       pendingRedirect = redirect[0];
@@ -123,7 +126,8 @@ export function conservativeSplit(command: string): WalkResult {
     } else {
       if (c === "$" || c === "`") w.dynamic = true;
       if (c === "*" || c === "?" || c === "[") w.glob = true;
-      w.text += c;
+      // Unquoted braces and commas take part in brace expansion (`{rm,-rf,/}`).
+      w.text += c === "{" ? OPEN : c === "," ? COMMA : c === "}" ? CLOSE : c;
     }
   }
   endCommand(";");

@@ -5,6 +5,8 @@ export type ParseOutcome = "simple" | "too-complex" | "parse-unavailable";
 export interface Redirect {
   op: string;
   target: string;
+  /** The target is an unquoted pattern (bash expands it when it names one file). */
+  glob?: boolean;
 }
 
 export interface SimpleCommand {
@@ -22,6 +24,8 @@ export interface SimpleCommand {
   noAutoAllow: string[];
   /** True when this command, with these arguments, only reads (no writes, no code execution). */
   readOnly: boolean;
+  /** Why it is not read-only, when something specific says so (it prints secrets). */
+  reasons?: string[];
   /** Stable two-word prefix for a rule suggestion (`git commit`), null when none is safe. */
   prefix: string | null;
   /** The wrapper this command was taken out of (`sudo`, `bash -c`, `find -exec`, `$(...)`), if any. */
@@ -30,8 +34,11 @@ export interface SimpleCommand {
 
 /** A command the shipped default policy denies outright, with the reason shown to people. */
 export interface Catastrophe {
-  /** Stable id, e.g. `rm-root`, `pipe-to-shell`, `fork-bomb`. */
+  /** Stable id of the catastrophe table's entry, e.g. `rm-root`, `pipe-to-shell`, `fork-bomb`. */
   id: string;
+  /** The entry's name (`deleting the system or a home directory`). */
+  name: string;
+  /** What was found: the command and why it is catastrophic. */
   reason: string;
 }
 
@@ -45,6 +52,8 @@ export interface PathAccess {
   command: string;
   path: string;
   access: "read" | "write";
+  /** An unquoted pattern: policy judges it by the files it matches when the command is checked. */
+  glob?: boolean;
 }
 
 export interface BashAnalysis {

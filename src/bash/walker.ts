@@ -4,7 +4,8 @@
  * substitutions are still collected so deny rules and catastrophe detection see them.
  */
 import type { Node } from "web-tree-sitter";
-import type { RawCommand, WalkResult, Word } from "./command.ts";
+import { CLOSE, expandBraces, markBraces, MAX_BRACE_WORDS, OPEN, unmarkBraces } from "./braces.ts";
+import type { FunctionDefinition, RawCommand, WalkResult, Word } from "./command.ts";
 import { decodeEscapes, literalOutput } from "./printers.ts";
 import type { Redirect } from "./types.ts";
 
@@ -34,6 +35,10 @@ interface RedirectContext {
   stdin?: { text: string | undefined };
   /** What follows a here-document's start on its line (`cat <<EOF | sh`), walked after the command. */
   after?: Node[];
+  /** A file descriptor tree-sitter attached to the redirection before the one it belongs to. */
+  nextDescriptor?: string | undefined;
+  /** Words tree-sitter attached to a redirection that are the command's arguments. */
+  extra: Word[];
 }
 
 /** Marks where an unquoted expansion splits a word (NUL never occurs in a shell word). */
@@ -60,6 +65,9 @@ type Scope = Map<string, string | null>;
 class Walker {
   readonly commands: RawCommand[] = [];
   readonly complex = new Set<string>();
+  readonly functions: FunctionDefinition[] = [];
+  /** Literal text bash evaluates as an arithmetic expression or a variable name. */
+  readonly evaluated: string[] = [];
   private pipeCount = 0;
 
   statement(node: Node, scope: Scope, depth: number, nested?: string): void {
@@ -68,7 +76,12 @@ class Walker {
     if (node.isError || node.isMissing) return this.tooComplex("part of the command could not be parsed");
     switch (node.type) {
       case "program":
+        return this.sequence(node, scope, depth, nested);
       case "compound_statement":
+        if (node.child(0)?.type === "((") {
+          this.tooComplex("arithmetic command (( ))");
+          this.arithmetic(node, scope);
+        }
         return this.sequence(node, scope, depth, nested);
       case "subshell":
         return this.sequence(node, new Map(scope), depth, nested);
@@ -90,9 +103,14 @@ class Walker {
         return this.declaration(node, scope, depth, nested);
       case "unset_command":
         return this.unset(node, scope, depth, nested);
+      case "function_definition":
+        return this.functionDefinition(node, scope, depth, nested);
+      case "test_command":
+        return this.testCommand(node, scope, depth, nested);
       case "comment":
         return;
       default: {
+        if (node.type === "c_style_for_statement") this.arithmetic(node, scope);
         this.tooComplex(CONTROL_FLOW[node.type] ?? `unsupported shell syntax (${node.type})`);
         // Still collect what runs inside, for deny rules and catastrophe detection.
         for (const child of node.namedChildren) this.statement(child, new Map(scope), depth + 1, nested);
@@ -104,8 +122,67 @@ class Walker {
     this.complex.add(reason);
   }
 
+  /** Statements in order; `cmd &` marks what `cmd` ran as started in the background. */
   private sequence(node: Node, scope: Scope, depth: number, nested?: string): void {
-    for (const child of node.namedChildren) this.statement(child, scope, depth + 1, nested);
+    let first = this.commands.length;
+    for (const child of node.children) {
+      if (child.type === "&") {
+        for (const command of this.commands.slice(first)) command.background = true;
+      } else if (child.isNamed) {
+        first = this.commands.length;
+        this.statement(child, scope, depth + 1, nested);
+      }
+    }
+  }
+
+  /**
+   * `name() { body }`: too complex to judge as a whole, but its body is walked like any code, and
+   * how often the body calls the function itself, and how many of those calls fork, is recorded
+   * (a fork bomb calls itself twice in a pipeline or in the background).
+   */
+  private functionDefinition(node: Node, scope: Scope, depth: number, nested?: string): void {
+    this.tooComplex(CONTROL_FLOW.function_definition!);
+    const name = node.childForFieldName("name")?.text ?? "";
+    const first = this.commands.length;
+    const body = node.childForFieldName("body");
+    if (body) this.statement(body, new Map(scope), depth + 1, nested);
+    const calls = this.commands.slice(first).filter((c) => callsItself(c, name));
+    const forked = calls.filter((c) => c.background || c.stages > 1 || c.nested !== nested);
+    this.functions.push({ name, calls: calls.length, forked: forked.length });
+  }
+
+  /**
+   * `[[ ... ]]`: too complex to judge, but its words are kept as a command named `[[` so that the
+   * words bash evaluates in it (`-v 'a[$(cmd)]'`, arithmetic operands) are seen.
+   */
+  private testCommand(node: Node, scope: Scope, depth: number, nested?: string): void {
+    this.tooComplex(CONTROL_FLOW.test_command!);
+    const subs: RawCommand[] = [];
+    const words: Word[] = [];
+    const flatten = (part: Node): void => {
+      if (TEST_OPERANDS.has(part.type)) words.push(this.word(part, scope, depth, subs));
+      else if (part.childCount === 0) words.push(this.literal(part.text));
+      else for (const child of part.children) flatten(child);
+    };
+    for (const child of node.children) flatten(child);
+    this.push({ words, assignments: [], redirects: [], subs }, nested);
+  }
+
+  /**
+   * Arithmetic (`(( ))`, `$(( ))`, `for ((;;))`, `${x:offset}`): bash evaluates the text of quoted
+   * strings in it, and the values of the variables it names, as expressions, so `a[$(cmd)]` in
+   * them runs `cmd`. Those texts are recorded for the analyzer to read as code.
+   */
+  private arithmetic(node: Node, scope: Scope): void {
+    const visit = (part: Node): void => {
+      if (part.type === "raw_string") this.evaluated.push(part.text.slice(1, -1));
+      else if (part.type === "ansi_c_string") this.evaluated.push(part.text.slice(2, -1));
+      else if (part.type === "variable_name") {
+        const value = scope.get(part.text);
+        if (typeof value === "string") this.evaluated.push(value);
+      } else for (const child of part.namedChildren) visit(child);
+    };
+    visit(node);
   }
 
   /** `a && b || c`: left-deep in the tree, flattened without recursion so 10,000 parts are cheap. */
@@ -135,19 +212,34 @@ class Walker {
     });
   }
 
+  /**
+   * `a | b | c`. tree-sitter nests a pipeline whose stage carries a redirection
+   * (`cat f | sh -i 2>&1 | nc h p` is `(cat f | sh -i 2>&1) | nc h p`); bash runs one pipeline,
+   * so the inner one's stages are numbered as stages of the outer one.
+   */
   private pipeline(node: Node, scope: Scope, depth: number, nested?: string): void {
     const stages = node.namedChildren.filter((child) => child.type !== "comment");
     const pipe = ++this.pipeCount;
-    stages.forEach((stage, index) => {
+    const members: RawCommand[] = [];
+    let next = 0;
+    for (const stage of stages) {
       const first = this.commands.length;
+      const outerPipes = this.pipeCount;
       this.statement(stage, new Map(scope), depth + 1, nested);
-      for (const command of this.commands.slice(first)) {
-        if (command.pipe !== 0 || command.nested !== nested) continue;
+      const produced = this.commands.slice(first).filter((c) => c.nested === nested);
+      const nestedPipeline = stage.type === "pipeline" ||
+        (stage.type === "redirected_statement" && stage.childForFieldName("body")?.type === "pipeline");
+      const inner = nestedPipeline ? produced.filter((c) => c.pipe > outerPipes) : [];
+      const innerStages = inner.length > 0 ? Math.max(...inner.map((c) => c.stage)) + 1 : 1;
+      for (const command of produced) {
+        if (command.pipe !== 0 && !inner.includes(command)) continue;
+        command.stage = next + (inner.includes(command) ? command.stage : 0);
         command.pipe = pipe;
-        command.stage = index;
-        command.stages = stages.length;
+        members.push(command);
       }
-    });
+      next += innerStages;
+    }
+    for (const command of members) command.stages = next;
   }
 
   private redirected(node: Node, scope: Scope, depth: number, nested?: string): void {
@@ -157,15 +249,15 @@ class Walker {
     let owners = this.commands.slice(first).filter((c) => c.nested === nested);
     // tree-sitter hangs `a && b > f` and `a | b > f` on the whole list; bash gives it to `b` alone.
     if (body?.type === "list" || body?.type === "pipeline") owners = owners.slice(-1);
-    const at: RedirectContext = { scope, depth, out: [], subs: [], nested };
+    const at: RedirectContext = { scope, depth, out: [], subs: [], nested, extra: [] };
     for (const child of node.namedChildren) {
       if (child === body || child.id === body?.id) continue;
       this.redirect(child, at);
     }
     if (owners.length === 0) {
-      // A redirection alone (`> file`) still truncates or creates the file.
-      owners.push(this.push({ words: [], assignments: [], redirects: [], subs: [] }, nested));
-    }
+      // A redirection alone (`> file`) still truncates or creates the file; `> f cmd` runs cmd.
+      owners.push(this.push({ words: at.extra, assignments: [], redirects: [], subs: [] }, nested));
+    } else owners.at(-1)!.words.push(...at.extra);
     for (const owner of owners) {
       owner.redirects.push(...at.out);
       owner.subs.push(...at.subs);
@@ -193,15 +285,19 @@ class Walker {
   private redirect(node: Node, at: RedirectContext): void {
     const { scope, depth, out, subs } = at;
     if (node.type === "file_redirect") {
-      let op = "";
+      let op = at.nextDescriptor ?? "";
+      at.nextDescriptor = undefined;
       let target: Word | undefined;
       for (const child of node.children) {
         if (child.type === "file_descriptor") op += child.text;
         else if (!child.isNamed) op += child.type;
-        else target = this.word(child, scope, depth, subs);
+        else if (target === undefined) target = this.word(child, scope, depth, subs);
+        else if (isNextDescriptor(node, child)) at.nextDescriptor = child.text;
+        // tree-sitter reads the words after `cmd < file` into the redirection; bash gives them to cmd.
+        else at.extra.push(...this.fields(child, scope, depth, subs));
       }
       if (target?.unknown) this.tooComplex(unknownVariable(target.unknown));
-      out.push({ op, target: target?.text ?? "" });
+      out.push({ op, target: target?.text ?? "", ...(target?.glob ? { glob: true } : {}) });
       if (/^0?<[&>]?$/.test(op)) {
         at.stdin = { text: op.length === 1 || op === "0<" ? target?.printed : undefined };
       }
@@ -258,7 +354,7 @@ class Walker {
     const words: Word[] = [];
     const assignments: { name: string; value: string }[] = [];
     const subs: RawCommand[] = [];
-    const at: RedirectContext = { scope, depth, out: [], subs, nested };
+    const at: RedirectContext = { scope, depth, out: [], subs, nested, extra: [] };
     for (const child of node.namedChildren) {
       switch (child.type) {
         case "variable_assignment":
@@ -278,7 +374,10 @@ class Walker {
           words.push(...this.fields(child, scope, depth, subs));
       }
     }
-    const command = this.push({ words, assignments, redirects: at.out, subs }, nested);
+    const command = this.push(
+      { words: [...words, ...at.extra], assignments, redirects: at.out, subs },
+      nested,
+    );
     if (at.stdin) command.stdin = at.stdin.text;
     this.continued(at, command, scope, depth);
   }
@@ -321,7 +420,14 @@ class Walker {
   }
 
   private assignment(node: Node, scope: Scope, depth: number, subs: RawCommand[]): Assignment {
-    const name = node.namedChildren[0]?.text ?? "";
+    const target = node.namedChildren[0];
+    const name = target?.text ?? "";
+    if (target?.type === "subscript") {
+      // `a[expr]=v`: bash evaluates the subscript, and runs any substitution in it.
+      this.tooComplex("assignment to an array element (its subscript is evaluated)");
+      this.arithmetic(target, scope);
+      for (const part of target.namedChildren.slice(1)) this.word(part, scope, depth, subs);
+    }
     const valueNode = node.namedChildren[1];
     const appends = node.text.includes("+=");
     if (appends) this.tooComplex("appending assignment (+=)");
@@ -348,14 +454,22 @@ class Walker {
   /** Resolves one node to its value, as in an assignment or a redirection (no word splitting). */
   word(node: Node, scope: Scope, depth: number, subs: RawCommand[]): Word {
     const { split: _, ...word } = this.build(node, scope, depth, subs, false);
-    return word;
+    return { ...word, text: unmarkBraces(word.text) };
   }
 
-  /** A command's argument after word splitting: an unquoted `$x` holding `a b` gives two words. */
+  /**
+   * A command's argument after brace expansion and word splitting: `/{bin,etc}` gives two words,
+   * and so does an unquoted `$x` holding `a b`.
+   */
   private fields(node: Node, scope: Scope, depth: number, subs: RawCommand[]): Word[] {
     const { split: _, ...word } = this.build(node, scope, depth, subs, true);
-    if (!word.text.includes(FIELD_BREAK)) return [word];
-    return word.text.split(FIELD_BREAK).filter((text) => text !== "").map((text) => ({ ...word, text }));
+    const texts = word.text.includes(OPEN) ? expandBraces(word.text) : [unmarkBraces(word.text)];
+    if (texts.length >= MAX_BRACE_WORDS) this.tooComplex("brace expansion gives too many words to follow");
+    return texts.flatMap((expanded) =>
+      expanded.includes(FIELD_BREAK)
+        ? expanded.split(FIELD_BREAK).filter((text) => text !== "").map((text) => ({ ...word, text }))
+        : [{ ...word, text: expanded }]
+    );
   }
 
   private build(node: Node, scope: Scope, depth: number, subs: RawCommand[], split: boolean): Building {
@@ -406,9 +520,13 @@ class Walker {
       case "special_variable_name": {
         const text = node.text;
         if (!inQuotes && /(^|[^\\])[*?[]/.test(text)) out.glob = true;
-        out.text += inQuotes ? text : unescapeUnquoted(text);
+        out.text += inQuotes ? text : unescapeUnquoted(markBraces(text));
         return;
       }
+      case "brace_expression":
+        // `{1..3}`: a sequence, expanded together with the word's other braces.
+        out.text += inQuotes ? node.text : OPEN + node.text.slice(1, -1) + CLOSE;
+        return;
       case "raw_string":
         out.quoted = true;
         out.text += node.text.slice(1, -1);
@@ -452,6 +570,10 @@ class Walker {
           return this.variable(name.text, node.text, scope, out, inQuotes);
         }
         this.tooComplex("parameter expansion ${...}");
+        // `${!n}` evaluates n's value as a name; offsets and subscripts are arithmetic.
+        const indirect = node.child(1)?.type === "!" ? scope.get(name?.text ?? "") : undefined;
+        if (typeof indirect === "string") this.evaluated.push(indirect);
+        this.arithmetic(node, scope);
         out.dynamic = true;
         out.text += node.text;
         for (const child of node.namedChildren) {
@@ -478,6 +600,7 @@ class Walker {
         return;
       default:
         this.tooComplex(CONTROL_FLOW[node.type] ?? `unsupported word (${node.type})`);
+        if (node.type === "arithmetic_expansion") this.arithmetic(node, scope);
         out.dynamic = true;
         out.text += node.text;
         for (const child of node.namedChildren) {
@@ -488,6 +611,36 @@ class Walker {
 }
 
 const plain = ({ name, value }: Assignment) => ({ name, value });
+
+/** Parts of a `[[ ... ]]` expression that are words (everything else is an operator). */
+const TEST_OPERANDS = new Set([
+  "word",
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "number",
+  "concatenation",
+  "simple_expansion",
+  "expansion",
+  "command_substitution",
+  "process_substitution",
+]);
+
+/**
+ * A number right at the end of a redirection, touching the next one: tree-sitter reads
+ * `>& /dev/tcp/h/p 0>&1` with the `0` of `0>&1` in the first redirection.
+ */
+function isNextDescriptor(redirect: Node, child: Node): boolean {
+  const next = redirect.nextSibling;
+  return child.type === "number" && child.endIndex === redirect.endIndex && next?.type === "file_redirect" &&
+    next.startIndex === child.endIndex;
+}
+
+/** The function's own name, or `$FUNCNAME` (which bash sets to it), as the command word. */
+function callsItself(command: RawCommand, name: string): boolean {
+  const word = command.words[0]?.text;
+  return word === name || /^\$(?:FUNCNAME|\{FUNCNAME(?:\[0\])?\})$/.test(word ?? "");
+}
 
 export function unknownVariable(name: string): string {
   return `${name} is not assigned earlier in this command; its value is unknown`;
@@ -502,5 +655,10 @@ export function walkTree(root: Node): WalkResult {
   const walker = new Walker();
   walker.statement(root, new Map(), 0);
   if (root.hasError) walker.complex.add("part of the command could not be parsed");
-  return { commands: walker.commands, complex: [...walker.complex] };
+  return {
+    commands: walker.commands,
+    complex: [...walker.complex],
+    functions: walker.functions,
+    evaluated: walker.evaluated,
+  };
 }

@@ -58,6 +58,8 @@ export interface Invocation {
   notes: string[];
   /** A stripped wrapper has effects of its own (nohup writes nohup.out): not read-only. */
   sideEffects: boolean;
+  /** The directory a wrapper runs the command in (`env -C DIR`, `sudo -D DIR`). */
+  chdir?: string;
 }
 
 /** Shell code handed to a shell as a string (`bash -c '...'`, `eval ...`): analyzed recursively. */
@@ -145,6 +147,7 @@ function open(inv: Invocation, out: Out, depth: number): void {
     case "coproc":
     case "builtin":
     case "busybox":
+    case "toybox":
       return strip(skipFlags(texts, 1, ""));
     case "repeat":
       return strip(2);
@@ -171,8 +174,14 @@ function open(inv: Invocation, out: Out, depth: number): void {
     case "xargs":
       return unwrapXargs(inv, texts, out, depth);
     case "sudo":
-    case "doas":
-      return derive(skipFlags(texts, 1, "ugpCDhrtTU"), name);
+    case "doas": {
+      const at = skipFlags(texts, 1, "ugpCDhrtTU");
+      const chdir = optionValue(texts.slice(1, at), "D", "--chdir");
+      if (chdir === undefined) return derive(at, name);
+      inv.notes.push(`${name} runs another command`);
+      out.invocations.push(inv);
+      return open({ ...runBy(inv, inv.words.slice(at), name), chdir }, out, depth + 1);
+    }
     case "pkexec":
     case "unshare":
     case "systemd-run":
@@ -310,8 +319,8 @@ function runBy(inv: Invocation, words: Word[], via: string): Invocation {
   return { ...inv, words, argv: words.map((w) => w.text), via, notes: [], env: {}, sideEffects: false };
 }
 
-function keep(inv: Invocation, out: Out, note?: string): void {
-  if (note) inv.notes.push(note);
+function keep(inv: Invocation, out: Out, ...notes: string[]): void {
+  inv.notes.push(...notes);
   out.invocations.push(inv);
 }
 
@@ -340,19 +349,44 @@ function skipFlags(texts: string[], from: number, valueFlags: string, alsoFlag?:
   return i;
 }
 
+/** The value of short option `letter` (`-D DIR`, `-DDIR`) or `--long[=]VALUE` among `words`. */
+function optionValue(words: string[], letter: string, long: string): string | undefined {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === long) return words[i + 1];
+    if (w.startsWith(`${long}=`)) return w.slice(long.length + 1);
+    const at = /^-[A-Za-z]+$/.test(w) ? w.indexOf(letter) : -1;
+    if (at > 0) return at < w.length - 1 ? w.slice(at + 1) : words[i + 1];
+  }
+  return undefined;
+}
+
 /** Long options of wrappers that take a separate value. */
 const LONG_VALUE =
   /^--(?:signal|kill-after|user|group|adjustment|input|output|error|chdir|unset|split-string|max-args|max-lines|max-procs|delimiter|replace|arg-file|eof|max-chars|class|classdata|timeout|conflict-exit-code|interval)$/;
 
+/** GNU env's options that take a value, short and long (`-u NAME`, `--unset=NAME`, `-C DIR`). */
+const ENV_VALUE_SHORT = "uCa";
+const ENV_VALUE_LONG = /^--(?:unset|chdir|argv0)$/;
+/** Options that only tune env itself. */
+const ENV_PLAIN =
+  /^-[i0v]+$|^--(?:ignore-environment|null|debug|(?:block|default|ignore)-signal(?:=.*)?|list-signal-handling)$/;
+
+/**
+ * `env [OPTION]... [NAME=VALUE]... [COMMAND [ARG]...]`: the command runs with the assignments, in
+ * `-C DIR` when given. An option env does not know still leaves the command judged (for deny
+ * rules and catastrophes), but no prefix rule may allow it.
+ */
 function unwrapEnv(inv: Invocation, texts: string[], out: Out, depth: number): void {
   const env = { ...inv.env };
+  const notes: string[] = [];
+  let chdir: string | undefined;
   let i = 1;
   for (; i < texts.length; i++) {
     const t = texts[i]!;
-    if (t === "-i" || t === "--ignore-environment" || t === "-0" || t === "--null") continue;
-    if (t === "-u" || t === "--unset") {
+    if (t === "--") {
       i++;
-      continue;
+      break;
     }
     if (t === "-S" || t.startsWith("--split-string") || t.startsWith("-S")) {
       const eq = t.indexOf("=");
@@ -364,22 +398,37 @@ function unwrapEnv(inv: Invocation, texts: string[], out: Out, depth: number): v
       out.scripts.push({ text, via: "env -S", env });
       return;
     }
-    if (t === "-C" || t === "--chdir") return keep(inv, out, "env -C runs the command in another directory");
-    if (t === "--") {
-      i++;
-      break;
+    if (ENV_PLAIN.test(t)) continue;
+    const short = /^-([A-Za-z0-9]*?)([uCa])(.*)$/.exec(t);
+    const long = /^--[a-z0-9-]+/.exec(t)?.[0];
+    if (short && !t.startsWith("--") && ENV_VALUE_SHORT.includes(short[2]!)) {
+      const value = short[3] !== "" ? short[3]! : texts[++i] ?? "";
+      if (short[2] === "C") chdir = value;
+    } else if (long && ENV_VALUE_LONG.test(long)) {
+      const value = t.includes("=") ? t.slice(t.indexOf("=") + 1) : texts[++i] ?? "";
+      if (long === "--chdir") chdir = value;
+    } else if (t.startsWith("-")) notes.push(`unrecognised env option ${t}`);
+    else {
+      const eq = t.indexOf("=");
+      if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(t.slice(0, eq))) env[t.slice(0, eq)] = t.slice(eq + 1);
+      else break;
     }
-    const eq = t.indexOf("=");
-    if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(t.slice(0, eq))) {
-      env[t.slice(0, eq)] = t.slice(eq + 1);
-      continue;
-    }
-    if (t.startsWith("-")) return keep(inv, out, `unrecognised env option ${t}`);
-    break;
   }
-  if (i >= texts.length) return keep(inv, out);
-  open({ ...inv, env, words: inv.words.slice(i) }, out, depth + 1);
+  if (i >= texts.length) return keep(inv, out, ...notes);
+  if (chdir === undefined && notes.length === 0) {
+    return open({ ...inv, env, words: inv.words.slice(i) }, out, depth + 1);
+  }
+  // The command runs elsewhere, or env was given something it may read otherwise: judged apart.
+  inv.notes.push(...notes, ...(chdir !== undefined ? ["env -C runs the command in another directory"] : []));
+  out.invocations.push(inv);
+  const inner = runBy(inv, inv.words.slice(i), chdir !== undefined ? "env -C" : "env");
+  open({ ...inner, env, ...(chdir !== undefined ? { chdir } : {}) }, out, depth + 1);
 }
+
+/** Programs any extra words only give text to print (`ls | xargs echo`): nothing to check. */
+const TAKES_ANY_WORDS = new Set(["echo", "printf", "basename", "dirname", "true", "false"]);
+const XARGS_UNSEEN =
+  "xargs appends words from its input, which cannot be checked: they may be options or paths outside the workspace";
 
 /** `-i` and `-e` take their optional value attached (`-i{}`), never as the next word. */
 const XARGS_VALUE_FLAGS = "nLPsdEIa";
@@ -394,8 +443,11 @@ function unwrapXargs(inv: Invocation, texts: string[], out: Out, depth: number):
     /^(?:python[\d.]*|node|perl|ruby|php)$/.test(innerName);
   if (feedsShell) inv.notes.push("xargs feeds its input to a shell or interpreter");
   if (!hasFlags && !feedsShell) {
-    // Bare xargs is transparent for rules, but what it runs gets arguments nobody has seen.
-    return open({ ...inv, words: inner, via: "xargs" }, out, depth + 1);
+    // Bare xargs is transparent for rules, but what it runs gets arguments nobody has seen: they
+    // may be options or paths anywhere, unless the program takes any words as mere text.
+    const unseen = out.stdin === undefined && !TAKES_ANY_WORDS.has(innerName);
+    const notes = unseen ? [...inv.notes, XARGS_UNSEEN] : inv.notes;
+    return open({ ...inv, words: inner, via: "xargs", notes }, out, depth + 1);
   }
   out.invocations.push(inv);
   inv.notes.push("xargs runs another command");

@@ -10,7 +10,7 @@
 import { parseArgs } from "node:util";
 import { detectSandbox } from "../sandbox/detect.ts";
 import { exitStatus } from "../sandbox/exit-status.ts";
-import { buildSandboxProfile } from "../sandbox/profile.ts";
+import { buildSandboxProfile, type SandboxProfile } from "../sandbox/profile.ts";
 import { runWrapped } from "../sandbox/run.ts";
 import { timingMark } from "../sandbox/timing.ts";
 import { SandboxRefusedError, wrapCommand } from "../sandbox/wrap.ts";
@@ -23,7 +23,9 @@ export interface SandboxOptions {
   denyWrite?: string[];
   allowNet?: string[];
   unsetEnv?: string[];
+  allowLocalhost?: boolean;
   allowUnsandboxed?: boolean;
+  printProfile?: string;
 }
 
 interface OptionSpec {
@@ -74,9 +76,20 @@ export const SANDBOX_OPTIONS: readonly OptionSpec[] = [
     description: "also drop environment variables matching this glob (repeatable)",
   },
   {
+    flag: "allow-localhost",
+    key: "allowLocalhost",
+    description: "macOS: let the command listen on and connect to localhost (Linux: always, its own)",
+  },
+  {
     flag: "allow-unsandboxed",
     key: "allowUnsandboxed",
     description: "run without a sandbox (with a warning) when none is usable",
+  },
+  {
+    flag: "print-profile",
+    key: "printProfile",
+    value: "platform",
+    description: "print the profile toolrt would use on macos (SBPL) or linux (bwrap command line), and exit",
   },
 ];
 
@@ -140,8 +153,24 @@ export async function runBridgeCommand(fd: number, argv: string[]): Promise<neve
   process.exit(await runBridge(fd, argv));
 }
 
+/** The profile the command line asks for. */
+export function profileOf(opts: SandboxOptions, cwd: string): SandboxProfile {
+  return buildSandboxProfile({
+    allowWrite: opts.allowWrite,
+    denyRead: opts.denyRead,
+    denyWrite: opts.denyWrite,
+    allowNet: opts.allowNet,
+    allowLocalhost: opts.allowLocalhost,
+    unsetEnv: opts.unsetEnv,
+  }, opts.workspace ?? cwd);
+}
+
 export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cwd: string): Promise<number> {
   timingMark("cli:parsed");
+  if (opts.printProfile !== undefined) {
+    const { printProfile } = await import("./sandbox-print.ts");
+    return printProfile(opts.printProfile, profileOf(opts, cwd), argv, cwd);
+  }
   if (argv.length === 0) throw new UsageError("toolrt sandbox: no command given (put it after --)");
   const availability = detectSandbox();
   if (!availability.available) {
@@ -157,13 +186,7 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
     const code = await proc.exited;
     return exitStatus(code, proc.signalCode);
   }
-  const profile = buildSandboxProfile({
-    allowWrite: opts.allowWrite,
-    denyRead: opts.denyRead,
-    denyWrite: opts.denyWrite,
-    allowNet: opts.allowNet,
-    unsetEnv: opts.unsetEnv,
-  }, opts.workspace ?? cwd);
+  const profile = profileOf(opts, cwd);
   timingMark("cli:profile");
   let wrapped;
   try {
@@ -173,11 +196,13 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
     process.stderr.write(`toolrt sandbox: ${error.message}\n`);
     return 2;
   }
+  const started = new Date();
   const result = await runWrapped(wrapped);
-  if (result.denials.length) {
+  const denied = await seatbeltDenials(wrapped.logTag, result.exitCode, started);
+  if (result.denials.length || denied.length) {
     const { explainSandboxFailure } = await import("../sandbox/explain.ts");
     const explanation = explainSandboxFailure({
-      output: "",
+      output: denied.join("\n"),
       exitCode: result.exitCode,
       cwd,
       denials: result.denials,
@@ -185,4 +210,18 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
     if (explanation) process.stderr.write(`toolrt sandbox: ${explanation}\n`);
   }
   return result.exitCode;
+}
+
+/**
+ * macOS: after a failed run, what Seatbelt denied it, from the system log (found by the run's tag),
+ * printed and returned as error lines the explanation reads paths from.
+ */
+async function seatbeltDenials(tag: string | null, exitCode: number, started: Date): Promise<string[]> {
+  if (!tag || exitCode === 0) return [];
+  const { readDenials } = await import("../sandbox/seatbelt.ts");
+  const lines = (await readDenials(tag, started)).map((d) =>
+    `${d.target}: Operation not permitted (Seatbelt denied ${d.operation} to ${d.process}[${d.pid}])`
+  );
+  for (const line of lines) process.stderr.write(`toolrt sandbox: ${line}\n`);
+  return lines;
 }

@@ -1,6 +1,7 @@
 /**
  * `toolrt sandbox [--workspace DIR] [--allow-write PATH]... [--deny-read PATH]... [--allow-net HOST]...
- * [--unset-env PATTERN]... [--allow-unsandboxed] -- CMD [ARGS...]`, and the hidden in-sandbox helper
+ * [--unset-env PATTERN]... [--allow-localhost] [--allow-unsandboxed] -- CMD [ARGS...]` (or
+ * `--print-profile macos|linux` instead of running one), and the hidden in-sandbox helper
  * `toolrt sandbox-bridge --fd N -- CMD...` that carries the network channel, for commander. The
  * options and the run are in sandbox-command.ts, which the compiled binary uses without commander.
  */
@@ -19,13 +20,13 @@ export function register(program: Command): void {
   const sandbox = program
     .command("sandbox")
     .description("run a command in the platform sandbox (read-only system, writable workspace, no network)")
-    .usage("[options] -- CMD [ARGS...]");
+    .usage("[options] -- CMD [ARGS...]  |  --print-profile macos|linux [options]");
   for (const o of SANDBOX_OPTIONS) {
     const option = new Option(`--${o.flag}${o.value ? ` <${o.value}>` : ""}`, o.description);
     sandbox.addOption(o.repeatable ? option.argParser(collect) : option);
   }
   sandbox
-    .argument("<command...>", "the command and its arguments (after --)")
+    .argument("[command...]", "the command and its arguments (after --)")
     .action(async (argv: string[], opts: SandboxOptions, command: Command) => {
       process.exitCode = await runSandboxCommand(argv, opts, globalsOf(command).cwd);
     });

@@ -16,24 +16,32 @@ export const SANDBOX_FLAGS = {
   unsetEnv: "--unset-env",
 } as const satisfies Partial<Record<keyof SandboxPolicy, string>>;
 
+/** The profile settings `toolrt sandbox` takes as switches, each given when the policy's is true. */
+export const SANDBOX_SWITCHES = {
+  allowLocalhost: "--allow-localhost",
+} as const satisfies Partial<Record<keyof SandboxPolicy, string>>;
+
 /**
  * @example sandboxedCommand("npm test", policy, "/src/app", ["/usr/local/bin/toolrt"])
  * // "/usr/local/bin/toolrt sandbox --workspace=/src/app -- bash --noprofile --norc -c 'npm test'"
  */
 export function sandboxedCommand(
   command: string,
-  policy: Pick<SandboxPolicy, keyof typeof SANDBOX_FLAGS>,
+  policy: Pick<SandboxPolicy, keyof typeof SANDBOX_FLAGS | keyof typeof SANDBOX_SWITCHES>,
   workspace: string,
   self: readonly string[],
 ): string {
   // `--flag=value`: a value that starts with `-` is never read as another option.
   const flags = (Object.keys(SANDBOX_FLAGS) as (keyof typeof SANDBOX_FLAGS)[])
     .flatMap((key) => policy[key].map((value) => `${SANDBOX_FLAGS[key]}=${value}`));
+  const switches = (Object.keys(SANDBOX_SWITCHES) as (keyof typeof SANDBOX_SWITCHES)[])
+    .filter((key) => policy[key]).map((key) => SANDBOX_SWITCHES[key]);
   return shellLine([
     ...self,
     "sandbox",
     `--workspace=${workspace}`,
     ...flags,
+    ...switches,
     "--",
     "bash",
     "--noprofile",

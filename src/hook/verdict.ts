@@ -35,9 +35,12 @@ export function verdictFor(decisions: Decision[]): Verdict {
 
 /** The deny text the model and the person read: what decided, and what would allow the call. */
 function denialReason(decision: Decision): string {
-  const how = howToAllow(decision.matched[0]);
+  const how = decision.catastrophic ? BUILT_IN : howToAllow(decision.matched[0]);
   return `toolrt denied this call: ${decision.reason}.${how ? ` ${how}` : ""}`;
 }
+
+const BUILT_IN =
+  "This is one of toolrt's built-in protections, which no allow rule overrides; if it is really meant, a person has to run it outside the agent.";
 
 function howToAllow(rule: MatchedRule | undefined): string {
   if (!rule) return "";
@@ -45,7 +48,7 @@ function howToAllow(rule: MatchedRule | undefined): string {
     case "managed":
       return `The rule comes from the managed policy ${rule.file}; only its administrator can change it.`;
     case "default":
-      return "This is one of toolrt's built-in protections, which no allow rule overrides; if it is really meant, a person has to run it outside the agent.";
+      return BUILT_IN;
     case "claude":
       return `To allow it, remove or narrow ${rule.rule} in ${rule.id} of ${rule.file}.`;
     case "cli":

@@ -29,6 +29,8 @@ export interface CommandTarget {
   noAutoAllow: string[];
   /** The analyzer found this sub-command read-only (its paths are judged apart). */
   readOnly: boolean;
+  /** Why the analyzer found it not read-only, when it says (it prints secrets). */
+  reasons: string[];
 }
 
 interface Hit {
@@ -38,6 +40,9 @@ interface Hit {
   commands: ReadonlySet<number>;
   paths: ReadonlySet<number>;
 }
+
+/** At most this many of the analyzer's reasons why a command is not read-only go into a message. */
+const MAX_REASONS = 3;
 
 /** Without the analyzer's split, shell operators mean the string is not one simple command. */
 const SHELL_SYNTAX = /[;&|<>`\n]|\$\(/;
@@ -86,6 +91,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   const catastrophic = catastrophicOf(request);
   if (catastrophic.length > 0) {
     result.overridden = [...asks, ...allows].map((h) => h.rule.meta);
+    result.catastrophic = request.bash!.catastrophic.map((c) => c.id);
     return finish(result, "deny", `catastrophic command: ${catastrophic.join("; ")}`);
   }
   if (request.permission?.behavior === "deny") {
@@ -137,7 +143,10 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   }
 
   const workspace = [request.cwd, ...request.additionalDirs];
-  const inWorkspace = (p: PathAccess) => workspace.some((dir) => isInside(p.path, dir));
+  // Inside as written and where it really points: a link in the workspace to a file outside is outside.
+  const inside = (path: string) => workspace.some((dir) => isInside(path, dir));
+  const inWorkspace = (p: PathAccess) =>
+    p.unresolved === undefined && inside(p.path) && (p.target === undefined || inside(p.target));
   const coverage = allowCoverage(request, commands, allows);
   const outsideWrite = request.paths.some((p, i) =>
     p.access === "write" && !inWorkspace(p) && !coverage.paths.has(i)
@@ -183,9 +192,12 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   }
   if (outside) {
     const verb = outside.access === "read" ? "read" : "write";
-    return ask(
-      `${request.tool} would ${verb} ${outside.path}, outside the workspace (${workspace.join(", ")})`,
-    );
+    const where = outside.unresolved
+      ? `${outside.path}, whose location is unknown (${outside.unresolved})`
+      : outside.target && inside(outside.path)
+      ? `${outside.path}, which points to ${outside.target} outside the workspace (${workspace.join(", ")})`
+      : `${outside.path}, outside the workspace (${workspace.join(", ")})`;
+    return ask(`${request.tool} would ${verb} ${where}`);
   }
   const uncovered = commands.filter((c, i) => !coverage.commands.has(i) && !c.readOnly);
   // Say why a prefix rule that names this command did not cover it (`find -exec`, `git -c`, ...).
@@ -198,6 +210,11 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   }
   if (request.tool === "Bash" && commands.length > 1 && uncovered.length > 0) {
     return ask(`part of this compound command needs approval: ${uncovered.map((c) => c.text).join("; ")}`);
+  }
+  const why = [...new Set(uncovered.flatMap((c) => c.reasons))];
+  if (why.length > 0) {
+    const shown = why.length > MAX_REASONS ? [...why.slice(0, MAX_REASONS), "..."] : why;
+    return ask(`no rule allows this ${request.tool} call, and it is not read-only: ${shown.join("; ")}`);
   }
   return ask(`no rule allows this ${request.tool} call, and it is not read-only inside the workspace`);
 }
@@ -244,6 +261,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       hasUnsafeEnv: c.hasUnsafeEnv,
       noAutoAllow: c.noAutoAllow,
       readOnly: c.readOnly,
+      reasons: c.reasons ?? [],
     }));
   }
   const text = commandString(request).trim();
@@ -255,6 +273,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
     hasUnsafeEnv: false,
     noAutoAllow: [],
     readOnly: false,
+    reasons: [],
   }];
 }
 
@@ -379,7 +398,7 @@ function isEdit(request: DecisionRequest, commands: CommandTarget[]): boolean {
 
 /** Catastrophic commands the analyzer flags: never approved by a rule, a hook or a mode. */
 function catastrophicOf(request: DecisionRequest): string[] {
-  return (request.bash?.catastrophic ?? []).map((c) => `${c.reason} (${c.id})`);
+  return (request.bash?.catastrophic ?? []).map((c) => `${c.reason} (${c.id}: ${c.name})`);
 }
 
 function describeRule(meta: MatchedRule): string {

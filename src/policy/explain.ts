@@ -9,6 +9,7 @@ export function decisionJson(decision: Decision): Record<string, unknown> {
     reason: decision.reason,
     matched: decision.matched,
     checks: decision.checks,
+    ...(decision.catastrophic ? { catastrophic: decision.catastrophic } : {}),
     warnings: decision.warnings,
     suggestions: decision.suggestions,
     overridden: decision.overridden,

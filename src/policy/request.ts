@@ -3,11 +3,18 @@
  * all go through `buildRequest`, so the same call gets the same facts wherever it comes from.
  */
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { BashAnalysis } from "../bash/types.ts";
 import type { AnyTool, PermissionMode, PermissionResult, ToolContext } from "../tool/types.ts";
 import { EDIT_TOOLS, READ_TOOLS } from "./modes.ts";
-import { isInside, realPathOfNearestExisting } from "../tool/paths.ts";
+import {
+  expandPattern,
+  isInside,
+  MAX_PATTERN_MATCHES,
+  realPathOfNearestExisting,
+  type ResolvedPath,
+  resolvePath,
+} from "../tool/paths.ts";
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
 
 export interface CallDescription {
@@ -38,26 +45,36 @@ export function buildRequest(
   const home = call.home ?? homedir();
   const realpath = options.realpath ?? realPathOfNearestExisting;
   const cwd = resolve(call.cwd);
-  // A workspace reached through a symlink is not a symlinked file: judge targets relative to it.
-  const realCwd = realpath(cwd) ?? cwd;
-  const targetOf = (path: string): string | undefined => {
-    const target = realpath(path);
-    return target && realCwd !== cwd && isInside(target, realCwd)
-      ? cwd + target.slice(realCwd.length)
-      : target;
+  const additionalDirs = (call.additionalDirs ?? []).map((dir) => resolvePath(dir, { cwd, home }).path);
+  // A workspace reached through a symlink is not a symlinked file: targets inside its real path
+  // are shown under the path it was given as.
+  const roots = [cwd, ...additionalDirs].map((dir) => ({ dir, real: realpath(dir) ?? dir }));
+  const targetOf = (raw: string): string | undefined => {
+    const target = realpath(raw);
+    const root = target === undefined
+      ? undefined
+      : roots.find((r) => r.real !== r.dir && isInside(target, r.real));
+    return target && root ? root.dir + target.slice(root.real.length) : target;
   };
   const readOnly = facts.readOnly ?? false;
-  const raw = call.tool === "Bash" ? bashPaths(call.bash) : otherPaths(call, facts, readOnly);
-  const paths = raw.map((access): PathAccess => {
-    const path = absolute(access.path, call.cwd, home);
-    const target = targetOf(path);
-    return target && target !== path ? { ...access, path, target } : { ...access, path };
+  const shell = call.tool === "Bash";
+  const written = shell ? bashPaths(call.bash) : otherPaths(call, facts, readOnly);
+  const paths = written.flatMap(({ glob, ...access }) => {
+    const resolved = resolvePath(access.path, { cwd, home, shell });
+    if (resolved.unresolved) return [{ ...access, path: resolved.path, unresolved: resolved.unresolved }];
+    return (glob ? patternFiles(resolved) : [resolved]).map((one): PathAccess => {
+      if (one.unresolved) return { ...access, path: one.path, unresolved: one.unresolved };
+      const target = targetOf(one.raw);
+      return target && target !== one.path
+        ? { ...access, path: one.path, target }
+        : { ...access, path: one.path };
+    });
   });
   return {
     tool: call.tool,
     input: call.input,
     cwd,
-    additionalDirs: (call.additionalDirs ?? []).map((dir) => absolute(dir, call.cwd, home)),
+    additionalDirs,
     mode: call.mode ?? "default",
     agent: call.agent ?? { depth: 0 },
     readOnly: call.tool === "Bash" ? call.bash?.readOnly ?? false : readOnly,
@@ -86,15 +103,23 @@ export function toolFacts(
   return { readOnly: tool.isReadOnly(input), ...(path ? { paths: [path] } : {}), permission };
 }
 
-function bashPaths(analysis: BashAnalysis | undefined): Omit<PathAccess, "target">[] {
-  return (analysis?.paths ?? []).map((p) => ({ path: p.path, access: p.access, command: p.command }));
+/** A path as the call wrote it; `glob` for an unquoted Bash pattern. */
+type WrittenPath = Omit<PathAccess, "target"> & { glob?: boolean };
+
+function bashPaths(analysis: BashAnalysis | undefined): WrittenPath[] {
+  return (analysis?.paths ?? []).map((p) => ({
+    path: p.path,
+    access: p.access,
+    command: p.command,
+    ...(p.glob ? { glob: true } : {}),
+  }));
 }
 
 function otherPaths(
   call: CallDescription,
   facts: ToolFacts,
   readOnly: boolean,
-): Omit<PathAccess, "target">[] {
+): WrittenPath[] {
   const access = READ_TOOLS.has(call.tool)
     ? "read"
     : EDIT_TOOLS.has(call.tool)
@@ -115,7 +140,14 @@ function pathsFromInput(tool: string, input: unknown): string[] {
   return named;
 }
 
-function absolute(path: string, cwd: string, home: string): string {
-  if (path === "~" || path.startsWith("~/")) return join(home, path.slice(1));
-  return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+/**
+ * The files a Bash pattern names now (`cat .en?` reads `.env`), each judged on its own; the
+ * pattern as written when nothing matches (bash passes it on), unresolved past the limit.
+ */
+function patternFiles(pattern: ResolvedPath): ResolvedPath[] {
+  const files = expandPattern(pattern.raw);
+  if (files === undefined) {
+    return [{ ...pattern, unresolved: `${pattern.path} matches more than ${MAX_PATTERN_MATCHES} files` }];
+  }
+  return files.length === 0 ? [pattern] : files.map((file) => ({ path: resolve(file), raw: file }));
 }

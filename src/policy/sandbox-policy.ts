@@ -1,7 +1,7 @@
 /**
  * The policy's `sandbox` sections merged into one `SandboxPolicy`. Pure.
  *
- * - A setting of one value (`enabled`, `allowUnsandboxedCommands`, `whenUnavailable`): the most
+ * - A setting of one value (`enabled`, `allowUnsandboxedCommands`, `allowLocalhost`, `whenUnavailable`): the most
  *   authoritative file that sets it wins (managed, then flag, local, project, user).
  * - Lists that take away (`denyRead`, `denyWrite`, `unsetEnv`): every file adds to them.
  * - Lists that give (`allowWrite`, `allowNet`, `excludedCommands`): every file adds to them, unless
@@ -9,13 +9,14 @@
  * - `autoAllow` is on unless a file turns it off: `false` anywhere wins (so a managed policy forces it
  *   off, and any file may ask for more prompts, trusted or not).
  * - A project or local file of an untrusted workspace cannot loosen anything: its `enabled: false`,
- *   `allowUnsandboxedCommands: true`, `whenUnavailable: "warn"` and give-lists are ignored, with a warning.
+ *   `allowUnsandboxedCommands: true`, `allowLocalhost: true`, `whenUnavailable: "warn"` and give-lists are
+ *   ignored, with a warning.
  */
 import { SOURCE_ORDER } from "./policy.ts";
 import type { SandboxSection } from "./schema.ts";
 import type { SourceName } from "./types.ts";
 
-type Scalar = "enabled" | "allowUnsandboxedCommands" | "whenUnavailable";
+type Scalar = "enabled" | "allowUnsandboxedCommands" | "allowLocalhost" | "whenUnavailable";
 type GiveList = "allowWrite" | "allowNet" | "excludedCommands";
 type TakeList = "denyRead" | "denyWrite" | "unsetEnv";
 
@@ -24,6 +25,8 @@ export interface SandboxPolicy {
   /** Sandboxed shell calls that nothing but "no rule allows it" stops run without a prompt. */
   autoAllow: boolean;
   allowUnsandboxedCommands: boolean;
+  /** macOS: localhost (the host's) for listening and connecting; Linux sandboxes have their own. */
+  allowLocalhost: boolean;
   whenUnavailable: "refuse" | "warn";
   allowWrite: string[];
   allowNet: string[];
@@ -43,13 +46,19 @@ export interface SandboxSource {
   sandbox: SandboxSection;
 }
 
-const SCALARS: readonly Scalar[] = ["enabled", "allowUnsandboxedCommands", "whenUnavailable"];
+const SCALARS: readonly Scalar[] = [
+  "enabled",
+  "allowUnsandboxedCommands",
+  "allowLocalhost",
+  "whenUnavailable",
+];
 const GIVE_LISTS: readonly GiveList[] = ["allowWrite", "allowNet", "excludedCommands"];
 const TAKE_LISTS: readonly TakeList[] = ["denyRead", "denyWrite", "unsetEnv"];
 /** The value of each single-valued setting that loosens the sandbox. */
 const LOOSE: { [K in Scalar]: SandboxPolicy[K] } = {
   enabled: false,
   allowUnsandboxedCommands: true,
+  allowLocalhost: true,
   whenUnavailable: "warn",
 };
 
@@ -57,6 +66,7 @@ export const DEFAULT_SANDBOX_POLICY: SandboxPolicy = {
   enabled: true,
   autoAllow: true,
   allowUnsandboxedCommands: false,
+  allowLocalhost: false,
   whenUnavailable: "refuse",
   allowWrite: [],
   allowNet: [],
@@ -68,6 +78,7 @@ export const DEFAULT_SANDBOX_POLICY: SandboxPolicy = {
     enabled: "default",
     autoAllow: "default",
     allowUnsandboxedCommands: "default",
+    allowLocalhost: "default",
     whenUnavailable: "default",
   },
 };
@@ -92,6 +103,7 @@ export function mergeSandboxSections(
     ...DEFAULT_SANDBOX_POLICY,
     enabled: scalar("enabled"),
     allowUnsandboxedCommands: scalar("allowUnsandboxedCommands"),
+    allowLocalhost: scalar("allowLocalhost"),
     whenUnavailable: scalar("whenUnavailable"),
     origin,
   };

@@ -89,6 +89,10 @@ export const sandboxSectionSchema = z.strictObject({
   ).optional().describe(
     "Hosts reachable through the sandbox's proxy (default: no network), or registry presets: @npm, @pypi, @crates, @go, @maven",
   ),
+  allowLocalhost: z.boolean().optional().describe(
+    "macOS: commands may listen on and connect to localhost, any port, the host's own (default false; " +
+      "Linux sandboxes always have a private loopback)",
+  ),
   unsetEnv: z.array(z.string().min(1)).optional().describe(
     "Environment-variable name globs dropped besides the default secret-looking ones",
   ),

@@ -47,6 +47,8 @@ export interface PathAccess {
   target?: string;
   /** For Bash: the sub-command that touches the path. */
   command?: string;
+  /** Why where it points cannot be known when deciding (`~-/x`): it counts as outside the workspace. */
+  unresolved?: string;
 }
 
 /** Everything `decide` looks at. Build it with `buildRequest` so every caller supplies the same facts. */
@@ -97,6 +99,8 @@ export interface Decision {
   matched: MatchedRule[];
   /** Ids of Bash security checks that forced a prompt. */
   checks: number[];
+  /** Ids of the catastrophe table's entries that denied it (built-in: no rule or mode allows them). */
+  catastrophic?: string[];
   warnings: string[];
   /** Rule strings a person could save to allow calls like this one. */
   suggestions: string[];

@@ -17,8 +17,9 @@ let cached: SandboxAvailability | undefined;
 
 /**
  * Checks once per process: binaries present, user namespaces not switched off, a seccomp filter for
- * the arch. No trial run (it would cost a bwrap start per process); if bwrap still cannot set up,
- * the run fails closed with bwrap's own message, which `explainSandboxFailure` recognizes.
+ * the arch. On Linux no trial run (it would cost a bwrap start per process); if bwrap still cannot
+ * set up, the run fails closed with bwrap's own message, which `explainSandboxFailure` recognizes.
+ * On macOS a trial run of sandbox-exec (a few milliseconds), which fails inside another sandbox.
  */
 export function detectSandbox(options: { refresh?: boolean } = {}): SandboxAvailability {
   if (cached && !options.refresh) return cached;
@@ -27,12 +28,7 @@ export function detectSandbox(options: { refresh?: boolean } = {}): SandboxAvail
 }
 
 function probe(): SandboxAvailability {
-  if (process.platform === "darwin") {
-    const path = "/usr/bin/sandbox-exec";
-    return existsSync(path)
-      ? { available: true, kind: "sandbox-exec", sandboxExecPath: path }
-      : { available: false, reason: "sandbox-exec is missing from /usr/bin" };
-  }
+  if (process.platform === "darwin") return darwinAvailability();
   if (process.platform !== "linux") {
     return { available: false, reason: `no sandbox for platform ${process.platform}` };
   }
@@ -52,6 +48,52 @@ function probe(): SandboxAvailability {
     return { available: false, reason: `bwrap cannot create a sandbox here: ${blocked}` };
   }
   return { available: true, kind: "bwrap", bwrapPath, seccompArch, prlimitPath: Bun.which("prlimit") };
+}
+
+/**
+ * macOS: sandbox-exec from /usr/bin only (one on the PATH could be anyone's), and a trial run, since
+ * it cannot apply a profile inside another sandbox.
+ */
+export function darwinAvailability(
+  path = "/usr/bin/sandbox-exec",
+  exists: (path: string) => boolean = existsSync,
+  trial: (path: string) => string | null = trialRun,
+): SandboxAvailability {
+  if (!exists(path)) return { available: false, reason: `sandbox-exec is missing from ${path}` };
+  const failed = trial(path);
+  return failed
+    ? { available: false, reason: failed }
+    : { available: true, kind: "sandbox-exec", sandboxExecPath: path };
+}
+
+/**
+ * Whether sandbox-exec can apply a profile here: a trial run of a trivial one. It cannot inside
+ * another Seatbelt sandbox (profiles do not nest: exit 71, "sandbox_apply: Operation not
+ * permitted"), e.g. when toolrt itself runs under another agent's sandbox.
+ */
+export function trialRun(
+  sandboxExecPath: string,
+  run: (argv: string[]) => { exitCode: number; stderr: string } = spawnQuietly,
+): string | null {
+  const { exitCode, stderr } = run([
+    sandboxExecPath,
+    "-p",
+    "(version 1)\n(allow default)\n",
+    "--",
+    "/usr/bin/true",
+  ]);
+  if (exitCode === 0) return null;
+  const said = stderr.trim().split("\n")[0] ?? "";
+  const nested = exitCode === 71 || /sandbox_apply/.test(said);
+  return `sandbox-exec cannot apply a profile here (exit ${exitCode}${said ? `: ${said}` : ""})` +
+    (nested
+      ? "; toolrt is running inside another sandbox (Seatbelt profiles do not nest): run it outside that sandbox"
+      : "");
+}
+
+function spawnQuietly(argv: string[]): { exitCode: number; stderr: string } {
+  const proc = Bun.spawnSync(argv, { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  return { exitCode: proc.exitCode ?? 1, stderr: proc.stderr.toString() };
 }
 
 /** Why user namespaces are off for this user, from the sysctls that switch them off; null when on. */

@@ -3,7 +3,7 @@
  * command lives in an empty network namespace, so a bridge inside it (toolrt itself, started by
  * bwrap before the command) listens on the namespace's own loopback and carries every connection
  * over an inherited socketpair to the host, which hands it to the proxy. On macOS the command
- * connects to the host proxy directly, and the SBPL profile allows only that port.
+ * connects to the host proxy directly, and the SBPL profile allows only its two ports.
  */
 import { join } from "node:path";
 import { connect } from "node:net";
@@ -18,8 +18,8 @@ export const BRIDGE_PORTS = { http: 3128, socks: 1080 } as const;
 export interface NetworkSession {
   /** Proxy variables for the command's environment. */
   env: Record<string, string>;
-  /** The host proxy's HTTP port (what macOS commands connect to). */
-  hostPort: number;
+  /** The host proxy's HTTP and SOCKS ports (what macOS commands connect to, and all they may). */
+  hostPorts: number[];
   denials: Denial[];
   /** The in-sandbox argv prefix that runs the bridge on descriptor `fd`, then the command. */
   bridgeCommand(fd: number): string[];
@@ -46,7 +46,7 @@ export async function startNetwork(
   const ports = direct ? { http: proxy.httpPort, socks: proxy.socksPort } : BRIDGE_PORTS;
   return {
     env: proxyEnv(`http://127.0.0.1:${ports.http}`, `socks5h://127.0.0.1:${ports.socks}`),
-    hostPort: proxy.httpPort,
+    hostPorts: [proxy.httpPort, proxy.socksPort],
     denials: proxy.denials,
     bridgeCommand: (fd) => [...toolrtCommand(), "sandbox-bridge", "--fd", String(fd), "--"],
     attachChannel: (fd) => {

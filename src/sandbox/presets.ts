@@ -21,20 +21,31 @@ export const NET_PRESETS: Readonly<Record<string, readonly string[]>> = {
 };
 
 export const WRITE_PRESETS: Readonly<Record<string, readonly string[]>> = {
-  /** Download caches only, never configuration (`~/.npmrc`, `~/.cargo/config.toml` stay read-only). */
+  /**
+   * Download caches only, never configuration (`~/.npmrc`, `~/.cargo/config.toml` stay read-only).
+   * On macOS some of the same tools keep them under `~/Library/Caches` (and pnpm its store under
+   * `~/Library/pnpm`): those are listed by name, never `~/Library/Caches` as a whole, where other
+   * applications keep caches they later load and trust.
+   */
   "@package-caches": [
     "~/.npm",
     "~/.cache/yarn",
+    "~/Library/Caches/Yarn",
     "~/.cache/pnpm",
+    "~/Library/Caches/pnpm",
     "~/.local/share/pnpm/store",
+    "~/Library/pnpm/store",
     "~/.bun/install/cache",
     "~/.cache/pip",
+    "~/Library/Caches/pip",
     "~/.cache/uv",
     "~/.cache/pypoetry",
+    "~/Library/Caches/pypoetry",
     "~/.cargo/registry",
     "~/.cargo/git",
     "~/go/pkg/mod",
     "~/.cache/go-build",
+    "~/Library/Caches/go-build",
     "~/.m2/repository",
     "~/.gradle/caches",
   ],

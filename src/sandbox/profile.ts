@@ -18,6 +18,11 @@ export interface SandboxSettings {
   allowNet?: string[];
   /** Extra environment-variable name globs to drop, on top of the default patterns. */
   unsetEnv?: string[];
+  /**
+   * Listening on and connecting to localhost. Linux: always, on the sandbox's own loopback. macOS:
+   * only with this, and it is the host's loopback (other local services answer too).
+   */
+  allowLocalhost?: boolean;
   maxProcesses?: number;
   maxMemoryBytes?: number;
 }
@@ -36,6 +41,7 @@ export interface SandboxProfile {
   denyWrite: string[];
   protectedEntries: readonly ProtectedEntry[];
   allowNet: string[];
+  allowLocalhost: boolean;
   unsetEnvPatterns: string[];
   limits: SandboxLimits;
   /** Settings that could not be honoured as written (e.g. a symlink loop); the caller refuses. */
@@ -46,21 +52,23 @@ export const DEFAULT_LIMITS: SandboxLimits = { maxProcesses: 2048, maxMemoryByte
 
 /**
  * Builds a profile for `workspace`. Resolves every path through symlinks (a writable root given as
- * a link becomes its target; a deny path is denied where writes through it would land).
+ * a link becomes its target; a deny path is denied where writes through it would land); tests pass
+ * `realPath` to stand for another machine's disk.
  *
  * @example buildSandboxProfile({ denyRead: ["~/.ssh"], allowNet: ["registry.npmjs.org"] }, "/src/app")
  */
 export function buildSandboxProfile(
   settings: SandboxSettings,
   workspace: string,
-  context: { home?: string } = {},
+  context: { home?: string; realPath?: (path: string) => string | null } = {},
 ): SandboxProfile {
   const home = context.home ?? homedir();
+  const realPath = context.realPath ?? resolveReal;
   const presets = expandPresets(settings, home);
   const problems: string[] = [...presets.problems];
   const resolveAll = (paths: string[] | undefined, what: string) =>
     (paths ?? []).flatMap((raw) => {
-      const real = resolveReal(expandPath(raw, { home, base: workspace }));
+      const real = realPath(expandPath(raw, { home, base: workspace }));
       if (real === null) problems.push(`${what} path ${raw}: symbolic-link loop or unresolvable`);
       return real === null ? [] : [real];
     });
@@ -77,6 +85,7 @@ export function buildSandboxProfile(
     denyWrite: unique(resolveAll(settings.denyWrite, "denyWrite")),
     protectedEntries: MANDATORY_PROTECTED,
     allowNet: presets.allowNet,
+    allowLocalhost: settings.allowLocalhost === true,
     unsetEnvPatterns: unique([...DEFAULT_SECRET_ENV_PATTERNS, ...(settings.unsetEnv ?? [])]),
     limits: {
       maxProcesses: settings.maxProcesses ?? DEFAULT_LIMITS.maxProcesses,

@@ -15,17 +15,33 @@ export interface SandboxRunResult {
 
 type Stdio = "inherit" | "pipe" | "ignore";
 
-/** Runs `wrapped` with the given stdio, forwards SIGINT/SIGTERM/SIGHUP, always cleans up. */
+/**
+ * Runs `wrapped` with the given stdio, forwards SIGINT/SIGTERM/SIGHUP, always cleans up. The command
+ * starts a session of its own: it never shares the caller's terminal session, so it cannot push
+ * input into the user's shell (TIOCSTI needs the terminal to be the caller's controlling one), and
+ * its whole process group can be signalled and, on macOS, ended with the run.
+ */
 export async function runWrapped(
   wrapped: WrappedCommand,
   stdio: [Stdio, Stdio, Stdio] = ["inherit", "inherit", "inherit"],
 ): Promise<SandboxRunResult> {
-  const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((s) => [s, () => proc?.kill(s)] as const);
+  const forward = (signal: NodeJS.Signals) => {
+    try {
+      if (proc) process.kill(-proc.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((s) => [s, () => forward(s)] as const);
   let proc: ReturnType<typeof Bun.spawn> | undefined;
   try {
-    proc = Bun.spawn(wrapped.argv, { env: wrapped.env, stdio: [...stdio, ...wrapped.extraStdio] });
+    proc = Bun.spawn(wrapped.argv, {
+      env: wrapped.env,
+      detached: true,
+      stdio: [...stdio, ...wrapped.extraStdio],
+    });
     timingMark("run:spawned");
-    wrapped.attach(proc as unknown as { stdio: Array<number | null | undefined> });
+    wrapped.attach(proc as unknown as { pid: number; stdio: Array<number | null | undefined> });
     for (const [signal, handler] of handlers) process.on(signal, handler);
     const [code, stdout, stderr] = await Promise.all([
       proc.exited,

@@ -3,7 +3,7 @@
  * (scan, placeholders, cgroup, seccomp file, proxy) and returns the argv, environment and extra
  * descriptors, plus `cleanup`. The builders it calls (mount plan, bwrap args, SBPL) are pure.
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,8 +15,8 @@ import { type MountPlan, planMounts } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
 import { PlaceholderRegistry } from "./placeholders.ts";
 import type { SandboxProfile } from "./profile.ts";
-import { sbplProfile } from "./sbpl.ts";
 import { ScanLimitError, scanWritableRoots } from "./scan.ts";
+import { killGroup, seatbeltCommand } from "./seatbelt.ts";
 import { seccompProgram } from "./seccomp.ts";
 import type { NetworkSession } from "./network.ts";
 import type { HostAsker } from "./proxy.ts";
@@ -62,13 +62,19 @@ export interface WrappedCommand {
   /** The Linux mount plan (null on macOS), for explanations and audits. */
   plan: MountPlan | null;
   network: NetworkSession | null;
-  /** How the process count is capped, for the record: "cgroup", "rlimit" or "sandbox-exec: none". */
+  /** macOS: the tag of this run's denials in the system log (`seatbelt.ts` reads them); else null. */
+  logTag: string | null;
+  /** How the process count is capped, for the record: "cgroup" or "rlimit". */
   processCap: string;
-  /** Hands the spawned process to the network bridge (its channel is extraStdio's "pipe"). */
-  attach(spawned: { stdio: Array<number | null | undefined> }): void;
   /**
-   * Stops the proxy and releases the placeholders at once; removes the run's temp dir (which the
-   * command may have filled) and its own cgroup (once the last process is reaped) without blocking.
+   * Hands the spawned process to the network bridge (its channel is extraStdio's "pipe"); on macOS
+   * takes its pid, to end what is left of its process group in cleanup (spawn it in a new session).
+   */
+  attach(spawned: { pid?: number; stdio: Array<number | null | undefined> }): void;
+  /**
+   * Stops the proxy and releases the placeholders at once (on macOS, first kills what is left of the
+   * command's process group); removes the run's temp dir (which the command may have filled) and its
+   * own cgroup (once the last process is reaped) without blocking.
    * Resolves when all is done; never rejects. Idempotent.
    */
   cleanup(): Promise<void>;
@@ -121,14 +127,25 @@ export async function wrapCommand(
     }
     const base = { env, removedEnv: scrubbed.removed, network, cleanup };
     if (availability.kind === "sandbox-exec") {
-      const text = sbplProfile(profile, { tempDir, proxyPort: network?.hostPort ?? null });
+      const command = seatbeltCommand(profile, argv, {
+        sandboxExecPath: availability.sandboxExecPath,
+        tempDir: realpathSync(tempDir),
+        proxyPorts: network?.hostPorts ?? [],
+      });
+      if (command.problems.length) throw new SandboxRefusedError(command.problems);
+      // No pid namespace on macOS: what the command leaves running in its group ends with the run.
+      let group: number | undefined;
+      cleanups.push(() => {
+        if (group) killGroup(group);
+      });
       return {
         ...base,
-        argv: [availability.sandboxExecPath, "-p", text, ...argv],
+        argv: command.argv,
         extraStdio: [],
         plan: null,
-        processCap: "sandbox-exec: none",
-        attach: () => {},
+        processCap: "rlimit",
+        logTag: command.tag,
+        attach: (spawned) => void (group = spawned.pid),
       };
     }
     return linuxCommand(profile, argv, options, availability, runDir, tempDir, cleanups, base);
@@ -213,6 +230,7 @@ function linuxCommand(
     extraStdio: base.network ? [seccompFd, "pipe"] : [seccompFd],
     plan,
     processCap: cgroup ? "cgroup" : "rlimit",
+    logTag: null,
     attach: (spawned) => {
       const channel = spawned.stdio[4];
       if (base.network && typeof channel === "number") base.network.attachChannel(channel);

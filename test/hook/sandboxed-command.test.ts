@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fastSandboxArgs } from "../../src/cli/sandbox-command.ts";
 import { selfCommand, shellLine } from "../../src/hook/command.ts";
-import { SANDBOX_FLAGS, sandboxedCommand } from "../../src/hook/sandboxed-command.ts";
+import { SANDBOX_FLAGS, SANDBOX_SWITCHES, sandboxedCommand } from "../../src/hook/sandboxed-command.ts";
 import { DEFAULT_SANDBOX_POLICY, type SandboxPolicy } from "../../src/policy/sandbox-policy.ts";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 
@@ -88,6 +88,14 @@ describe("sandboxedCommand", () => {
     expect(parsed?.command).toEqual(["bash", "--noprofile", "--norc", "-c", "npm test"]);
   });
 
+  test("allowLocalhost reaches it as --allow-localhost, only when on", () => {
+    const on = wordsOf(
+      sandboxedCommand("npm test", { ...policy, allowLocalhost: true }, "/w", ["/opt/toolrt"]),
+    );
+    expect(fastSandboxArgs(on.slice(1))?.options.allowLocalhost).toBe(true);
+    expect(sandboxedCommand("npm test", policy, "/w", ["/opt/toolrt"])).not.toContain("--allow-localhost");
+  });
+
   test("every field of the policy's sandbox section is either a flag or decided before the rewrite", () => {
     // A new profile setting must reach `toolrt sandbox`, or the rewritten command runs with less.
     const decidedBefore = [
@@ -99,7 +107,7 @@ describe("sandboxedCommand", () => {
       "origin",
     ];
     expect(Object.keys(DEFAULT_SANDBOX_POLICY).sort()).toEqual(
-      [...Object.keys(SANDBOX_FLAGS), ...decidedBefore].sort(),
+      [...Object.keys(SANDBOX_FLAGS), ...Object.keys(SANDBOX_SWITCHES), ...decidedBefore].sort(),
     );
   });
 });

@@ -19,7 +19,7 @@ describe("sandbox section: bad input is an error at file:line:column", () => {
       "unknown field",
       '{ "allowNetwork": ["x.com"] }',
       'p.json:2:16: unknown field "allowNetwork" in sandbox; expected one of: enabled, autoAllow, allowWrite, denyRead, ' +
-      "denyWrite, allowNet, unsetEnv, excludedCommands, allowUnsandboxedCommands, whenUnavailable",
+      "denyWrite, allowNet, allowLocalhost, unsetEnv, excludedCommands, allowUnsandboxedCommands, whenUnavailable",
     ],
     [
       "whenUnavailable out of its two values",
@@ -116,6 +116,7 @@ describe("merging sandbox sections", () => {
       enabled: "managed policy m.json",
       autoAllow: "default",
       allowUnsandboxedCommands: "managed policy m.json",
+      allowLocalhost: "default",
       whenUnavailable: "user policy u.json",
     });
   });
@@ -135,6 +136,7 @@ describe("merging sandbox sections", () => {
     const section = {
       enabled: false,
       allowUnsandboxedCommands: true,
+      allowLocalhost: true,
       whenUnavailable: "warn",
       allowNet: ["x.example"],
       excludedCommands: ["make"],
@@ -144,17 +146,20 @@ describe("merging sandbox sections", () => {
     expect(untrusted.policy).toMatchObject({
       enabled: true,
       allowUnsandboxedCommands: false,
+      allowLocalhost: false,
       whenUnavailable: "refuse",
       allowNet: [],
       excludedCommands: [],
       denyWrite: ["secrets"],
     });
     expect(untrusted.warnings).toEqual([
-      "p.json: sandbox.enabled, sandbox.allowUnsandboxedCommands, sandbox.whenUnavailable, sandbox.allowNet, " +
+      "p.json: sandbox.enabled, sandbox.allowUnsandboxedCommands, sandbox.allowLocalhost, sandbox.whenUnavailable, " +
+      "sandbox.allowNet, " +
       "sandbox.excludedCommands ignored: the workspace is not trusted and its policy cannot loosen the sandbox (toolrt trust)",
     ]);
     expect(mergeSandboxSections([project(section, true)]).policy).toMatchObject({
       enabled: false,
+      allowLocalhost: true,
       allowNet: ["x.example"],
     });
   });

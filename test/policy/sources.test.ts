@@ -117,8 +117,8 @@ describe("each source is read", () => {
 
   test("the embedded default policy is the lowest layer", () => {
     const box = sandbox();
-    const decision = decideIn(box, box.load(), bashCall("rm -rf /"));
-    expect(decision.matched[0]).toMatchObject({ source: "default", id: "catastrophic-rm" });
+    const decision = decideIn(box, box.load(), { tool: "Read", input: { file_path: ".env" } });
+    expect(decision.matched[0]).toMatchObject({ source: "default", id: "secrets-files" });
   });
 });
 
@@ -150,10 +150,12 @@ describe("precedence: deny > ask > allow across all sources", () => {
     expect(decision.reason).toBe("Bash(git status:*) allowed by project, but Bash(git:*) asks from user");
   });
 
-  test("a low-layer deny (default) beats a high-layer allow (cli)", () => {
+  test("a low-layer ask (default) beats a high-layer allow (cli)", () => {
     const box = sandbox();
-    const decision = decideIn(box, box.load({ cliRules: { allow: ["Bash(rm:*)"] } }), bashCall("rm -rf /"));
-    expect(decision.decision).toBe("deny");
+    const loaded = box.load({ cliRules: { allow: ["Read(.env)"] } });
+    const decision = decideIn(box, loaded, { tool: "Read", input: { file_path: ".env" } });
+    expect(decision.decision).toBe("ask");
+    expect(decision.matched[0]).toMatchObject({ source: "default", id: "secrets-files" });
   });
 
   test("lock: only managed rules apply", () => {

@@ -1,11 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newProgram } from "../../src/cli/program.ts";
 import { register } from "../../src/cli/sandbox.ts";
 import { fastSandboxArgs } from "../../src/cli/sandbox-command.ts";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { checkSbpl } from "../../src/sandbox/sbpl-check.ts";
+import { seatbeltPath } from "../../src/sandbox/sbpl.ts";
 import { runCli } from "../helpers/cli.ts";
 
 const ws = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-cli-sbx-")));
@@ -104,6 +106,7 @@ describe("the compiled binary's sandbox entry reads plain lines without commande
       "a",
     ],
     ["sandbox", "--workspace", "/one", "--workspace", "/two", "--", "a", "--workspace", "--"],
+    ["sandbox", "--allow-localhost", "--print-profile", "macos", "--", "a"],
   ];
   test.each(lines)("%j: the same options and command as commander", (...argv) => {
     expect(fastSandboxArgs(argv)).toEqual(viaCommander(argv));
@@ -122,5 +125,64 @@ describe("the compiled binary's sandbox entry reads plain lines without commande
     ) {
       expect(fastSandboxArgs(argv)).toBeUndefined();
     }
+  });
+});
+
+describe("toolrt sandbox --print-profile (on any platform, nothing run)", () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-print-")));
+  mkdirSync(join(base, "real"));
+  symlinkSync(join(base, "real"), join(base, "link"));
+  /** The `-D NAME="value"` comment lines of a printed profile. */
+  const paramsOf = (text: string) =>
+    Object.fromEntries(
+      [...text.matchAll(/^; -D ([A-Z_0-9]+)=(".*")$/gm)].map((m) => [m[1]!, JSON.parse(m[2]!) as string]),
+    );
+
+  test("macos: a well-formed profile for the workspace's real path, through the symlink it was given by", () => {
+    const run = runCli(["sandbox", "--print-profile", "macos", "--workspace", join(base, "link")]);
+    expect(run.code).toBe(0);
+    const params = paramsOf(run.stdout);
+    expect(params.WRITABLE_ROOT_0).toBe(seatbeltPath(join(base, "real")));
+    expect(checkSbpl(run.stdout, Object.keys(params))).toEqual([]);
+  });
+
+  test("macos with network and localhost: the proxy's ports (stand-ins) and localhost rules", () => {
+    const run = runCli([
+      "sandbox",
+      "--print-profile",
+      "macos",
+      "--workspace",
+      base,
+      "--allow-net",
+      "registry.npmjs.org",
+      "--allow-localhost",
+    ]);
+    expect(run.stdout).toContain('(allow network-outbound (remote ip "localhost:3128"))');
+    expect(run.stdout).toContain('(allow network-outbound (remote ip "localhost:1080"))');
+    expect(run.stdout).toContain('(allow network-bind (local ip "localhost:*"))');
+  });
+
+  test("linux: the bwrap command line, the workspace bound writable", () => {
+    const run = runCli(["sandbox", "--print-profile", "linux", "--workspace", base, "--", "npm", "test"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`--bind \\\n  ${base} \\\n  ${base}`);
+    expect(run.stdout.trimEnd()).toEndWith("-- \\\n  npm \\\n  test");
+  });
+
+  test("a profile the sandbox would refuse is exit 2 with the reason", () => {
+    const ws = join(base, "refused");
+    mkdirSync(join(ws, "elsewhere"), { recursive: true });
+    symlinkSync(join(ws, "elsewhere"), join(ws, ".claude"));
+    for (const platform of ["macos", "linux"]) {
+      const run = runCli(["sandbox", "--print-profile", platform, "--workspace", ws]);
+      expect(run.code, platform).toBe(2);
+      expect(run.stderr).toContain(`${join(ws, ".claude")} is a symbolic link inside the writable root`);
+    }
+  });
+
+  test("another platform is a usage error", () => {
+    const run = runCli(["sandbox", "--print-profile", "windows"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--print-profile takes macos or linux, not "windows"');
   });
 });

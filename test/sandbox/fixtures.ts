@@ -10,6 +10,7 @@ export function testProfile(workspace: string, over: Partial<SandboxProfile> = {
     denyWrite: [],
     protectedEntries: MANDATORY_PROTECTED,
     allowNet: [],
+    allowLocalhost: false,
     unsetEnvPatterns: [],
     limits: DEFAULT_LIMITS,
     problems: [],

@@ -47,6 +47,24 @@ describe("the package-cache preset", () => {
     }
   });
 
+  test("on macOS the same tools' caches under ~/Library, by name: never ~/Library/Caches as a whole", () => {
+    const mac = "/Users/u";
+    const present = new Set([
+      join(mac, "Library/Caches/pip"),
+      join(mac, "Library/Caches/Yarn"),
+      join(mac, ".npm"),
+    ]);
+    const { allowWrite } = expandPresets(
+      { allowWrite: ["@package-caches"] },
+      mac,
+      (path) => present.has(path),
+    );
+    expect(allowWrite).toEqual(["~/.npm", "~/Library/Caches/Yarn", "~/Library/Caches/pip"]);
+    const library = WRITE_PRESETS["@package-caches"]!.filter((p) => p.startsWith("~/Library/"));
+    expect(library.length).toBeGreaterThan(3);
+    for (const path of library) expect(path).toMatch(/^~\/Library\/(Caches|pnpm)\/[A-Za-z-]+(\/store)?$/);
+  });
+
   test("paths the user wrote themselves are kept even when missing", () => {
     expect(expandPresets({ allowWrite: ["~/.npm"] }, home, () => false).allowWrite).toEqual(["~/.npm"]);
   });

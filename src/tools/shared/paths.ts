@@ -1,13 +1,12 @@
 /** Resolution of the paths the model passes, and the test of whether they lie in the workspace. */
 import { homedir } from "node:os";
-import { relative, resolve } from "node:path";
-import { isInside, realPathOfNearestExisting } from "../../tool/paths.ts";
+import { relative } from "node:path";
+import { isInside, realPathOfNearestExisting, resolvePath } from "../../tool/paths.ts";
 import type { ToolContext } from "../../tool/types.ts";
 
 /** Absolute path for `input`: `~` expands to the home directory, relative paths start at `cwd`. */
 export function resolveToolPath(input: string, cwd: string): string {
-  if (input === "~" || input.startsWith("~/")) return resolve(homedir(), input.slice(2));
-  return resolve(cwd, input);
+  return resolvePath(input, { cwd, home: homedir() }).path;
 }
 
 /** `path` relative to `cwd` when it lies below it, otherwise absolute: the shortest honest form. */

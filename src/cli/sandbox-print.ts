@@ -1,0 +1,89 @@
+/**
+ * `toolrt sandbox --print-profile macos|linux`: the profile toolrt would use on that platform, made
+ * here by the same builders from this machine's disk (any platform can print either), so it can be
+ * reviewed, diffed, and checked on a Mac with scripts/macos-probe.sh. Per-run values are shown as
+ * stand-ins: the run directory (`toolrt-sbx-XXXXXX`), the log tag, the proxy's ports.
+ */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bwrapArgs } from "../sandbox/bwrap.ts";
+import { planMounts } from "../sandbox/mount-plan.ts";
+import { entryKind, resolveReal } from "../sandbox/paths.ts";
+import type { SandboxProfile } from "../sandbox/profile.ts";
+import { ScanLimitError, scanWritableRoots } from "../sandbox/scan.ts";
+import { seatbeltCommand } from "../sandbox/seatbelt.ts";
+import { UsageError } from "./errors.ts";
+
+/** Where a run's directory would be: one per run, made under the temp dir. */
+const RUN_DIR = join(resolveReal(tmpdir()) ?? tmpdir(), "toolrt-sbx-XXXXXX");
+/** Stand-ins for the proxy's ports, which are chosen per run. */
+const PROXY_PORTS = [3128, 1080];
+
+/** Prints the profile; 0, or 2 when the sandbox would refuse this profile (with the reasons). */
+export function printProfile(platform: string, profile: SandboxProfile, argv: string[], cwd: string): number {
+  const command = argv.length ? argv : ["CMD"];
+  const printed = platform === "macos"
+    ? macosProfile(profile, command)
+    : platform === "linux"
+    ? linuxCommandLine(profile, command, cwd)
+    : undefined;
+  if (!printed) {
+    throw new UsageError(`toolrt sandbox: --print-profile takes macos or linux, not "${platform}"`);
+  }
+  if (printed.problems.length) {
+    process.stderr.write(`toolrt sandbox: the sandbox refuses to run: ${printed.problems.join("; ")}\n`);
+    return 2;
+  }
+  process.stdout.write(printed.text);
+  return 0;
+}
+
+function macosProfile(profile: SandboxProfile, argv: string[]): { text: string; problems: string[] } {
+  const command = seatbeltCommand(profile, argv, {
+    sandboxExecPath: "/usr/bin/sandbox-exec",
+    tempDir: join(RUN_DIR, "tmp"),
+    proxyPorts: profile.allowNet.length ? PROXY_PORTS : [],
+    tag: "toolrt-XXXXXXXXXXXX",
+  });
+  return { text: command.sbpl.text, problems: command.problems };
+}
+
+/** bwrap's command line, one argument a line, quoted for a shell. */
+function linuxCommandLine(
+  profile: SandboxProfile,
+  argv: string[],
+  cwd: string,
+): { text: string; problems: string[] } {
+  let scan;
+  try {
+    scan = scanWritableRoots(profile.writableRoots, profile.denyRead);
+  } catch (error) {
+    if (!(error instanceof ScanLimitError)) throw error;
+    return { text: "", problems: [`hard-link scan: ${error.message}`] };
+  }
+  const plan = planMounts(profile, { kind: entryKind }, scan, join(RUN_DIR, "tmp"));
+  const args = bwrapArgs(plan, {
+    bwrapPath: Bun.which("bwrap") ?? "bwrap",
+    cwd,
+    emptyFile: join(RUN_DIR, "empty"),
+    emptyDir: join(RUN_DIR, "empty.d"),
+    seccompFd: 3,
+  });
+  const header = [
+    "# toolrt's bwrap command line for this profile. Decided per run, not shown: the cgroup launcher",
+    "# or prlimit before it (process and memory caps), the network bridge before the command.",
+    ...[
+      ...new Set(
+        plan.placeholders.map((p) =>
+          `# missing: made empty and read-only for the run: ${JSON.stringify(p.path)}`
+        ),
+      ),
+    ],
+  ];
+  const lines = [...args, ...argv].map(shellQuote);
+  return { text: [...header, lines.join(" \\\n  ")].join("\n") + "\n", problems: plan.refusals };
+}
+
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
