@@ -408,7 +408,7 @@ function describeRule(meta: MatchedRule): string {
 const EFFECT_VERB: Record<Effect, string> = { allow: "allows", ask: "asks", deny: "denies" };
 
 /** The reason a deny or ask rule gives, saying so when it beat a narrower allow. */
-function ruleReason(winner: CompiledRule, beatenAllow: CompiledRule | undefined): string {
+export function ruleReason(winner: CompiledRule, beatenAllow: CompiledRule | undefined): string {
   const verb = EFFECT_VERB[winner.meta.effect];
   const base = beatenAllow
     ? `${beatenAllow.meta.rule} allowed by ${beatenAllow.meta.source}, but ${winner.meta.rule} ${verb} from ${winner.meta.source}`

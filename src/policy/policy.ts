@@ -1,5 +1,6 @@
 /** A loaded, compiled policy: every rule of every source, indexed by tool name for fast decisions. */
 import type { CompiledRule } from "./compile-rule.ts";
+import { ruleReason } from "./decide.ts";
 import { type HooksConfig, mergeHooks } from "./hooks-schema.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 import type { PolicyTestSpec, SearchScopeName } from "./schema.ts";
@@ -114,12 +115,13 @@ export class Policy {
    * Deny rules that cover whole tools (no specifier, input test or condition): the pool removes
    * those tools before the model sees them.
    */
-  blanketDenies(): { rule: string; source: string; covers: (toolName: string) => boolean }[] {
+  blanketDenies(): { rule: string; source: string; reason: string; covers: (toolName: string) => boolean }[] {
     return this.rules
       .filter((r) => r.meta.effect === "deny" && r.scope === "call" && !r.inputTest && !r.when)
       .map((r) => ({
         rule: r.meta.rule,
         source: r.meta.file ? `${r.meta.source} (${r.meta.file})` : r.meta.source,
+        reason: ruleReason(r, undefined),
         covers: (name: string) => r.coversTool(name) && (r.toolFilter?.(name) ?? true),
       }));
   }

@@ -54,7 +54,20 @@ describe("toolrt tools", () => {
   test("a blanket deny removes the tool before the model sees it; human output says why", () => {
     expect(toolsJson("--deny", "Write").map((t) => t.name)).not.toContain("Write");
     const human = runCli(["--deny", "Write", "tools"]);
-    expect(human.stdout).toContain("hidden: Write (denied by Write from cli");
+    expect(human.stdout).toContain("hidden: Write (denied by Write (rule --deny[0], cli: command line))");
+  });
+  test("a call of a tool a policy rule removed gets that rule's reason, id and file", () => {
+    const file = join(tempDir(), "p.json");
+    const reason = "writing through this tool is not allowed here";
+    writeFileSync(
+      file,
+      JSON.stringify({ rules: [{ id: "no-write", effect: "deny", match: ["Write"], reason }] }),
+    );
+    const run = runCli(["--policy", file, "run", "Write", JSON.stringify({ file_path: "x", content: "" })]);
+    expect(run.code).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain(
+      `Write is not available in this session: ${reason} — denied by Write (rule no-write, flag: ${file})`,
+    );
   });
 });
 
