@@ -31,6 +31,8 @@ export interface CommandTarget {
   readOnly: boolean;
   /** Why the analyzer found it not read-only, when it says (it prints secrets). */
   reasons: string[];
+  /** Ids of the work-loss table's entries it matches (`git-reset-hard`). */
+  workLoss: string[];
 }
 
 interface Hit {
@@ -262,6 +264,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       noAutoAllow: c.noAutoAllow,
       readOnly: c.readOnly,
       reasons: c.reasons ?? [],
+      workLoss: c.workLoss ?? [],
     }));
   }
   const text = commandString(request).trim();
@@ -274,6 +277,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
     noAutoAllow: [],
     readOnly: false,
     reasons: [],
+    workLoss: [],
   }];
 }
 
@@ -410,8 +414,10 @@ const EFFECT_VERB: Record<Effect, string> = { allow: "allows", ask: "asks", deny
 /** The reason a deny or ask rule gives, saying so when it beat a narrower allow. */
 function ruleReason(winner: CompiledRule, beatenAllow: CompiledRule | undefined): string {
   const verb = EFFECT_VERB[winner.meta.effect];
+  // A rule with a condition is named by its id too: `Bash` alone does not say what it asks about.
+  const label = winner.when ? `${winner.meta.rule} [${winner.meta.id}]` : winner.meta.rule;
   const base = beatenAllow
-    ? `${beatenAllow.meta.rule} allowed by ${beatenAllow.meta.source}, but ${winner.meta.rule} ${verb} from ${winner.meta.source}`
+    ? `${beatenAllow.meta.rule} allowed by ${beatenAllow.meta.source}, but ${label} ${verb} from ${winner.meta.source}`
     : `${winner.meta.effect === "deny" ? "denied" : "asks"} by ${describeRule(winner.meta)}`;
   return winner.reason ? `${winner.reason} — ${base}` : base;
 }

@@ -251,6 +251,13 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
         summary: "show a stash",
         options: [...DIFF.options!, ...flags("-u --include-untracked")],
       },
+      drop: {
+        summary: "remove a stash",
+        effect: "write",
+        options: flags("-q --quiet"),
+        operands: [{ role: "plain", optional: true }],
+      },
+      clear: { summary: "remove every stash", effect: "write", operands: [] },
     },
   },
   worktree: {
@@ -394,6 +401,11 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
     operands: [{ role: "read", optional: true, repeat: true }],
   },
   merge: changes("join histories", "merge"),
+  reset: changes("reset HEAD, the index or the working tree", "reset"),
+  checkout: changes("switch branches or restore working tree files", "checkout"),
+  restore: changes("restore working tree files", "restore"),
+  switch: changes("switch branches", "switch"),
+  clean: changes("remove untracked files", "clean"),
 };
 
 const GLOBAL: OptionSpec[] = [
