@@ -9,7 +9,14 @@ import { ACCEPT_EDITS_COMMANDS, EDIT_TOOLS, isProtectedPath } from "./modes.ts";
 import { isInside } from "../tool/paths.ts";
 import type { Policy } from "./policy.ts";
 import { containment } from "./sandbox-allow.ts";
-import type { Decision, DecisionRequest, Effect, MatchedRule, PathAccess } from "./types.ts";
+import type {
+  Decision,
+  DecisionRequest,
+  DisabledDefaultMet,
+  Effect,
+  MatchedRule,
+  PathAccess,
+} from "./types.ts";
 
 /** One Bash sub-command as rules see it. */
 export interface CommandTarget {
@@ -62,6 +69,8 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   const commands = commandTargets(request);
   const facts = factsOf(request, policy.state.home, commands);
   const hits = matchRules(request, policy, commands, facts);
+  const disabled = disabledDefaultsMet(request, policy, commands, facts);
+  if (disabled.length > 0) result.disabledDefaults = disabled;
 
   const untrusted = hits.filter((h) => h.rule.meta.effect === "allow" && !h.rule.trusted);
   result.untrusted = untrusted.map((h) => h.rule.meta);
@@ -221,6 +230,22 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   return ask(`no rule allows this ${request.tool} call, and it is not read-only inside the workspace`);
 }
 
+/** The default rules a policy file turned off that would have taken part in this decision. */
+function disabledDefaultsMet(
+  request: DecisionRequest,
+  policy: Policy,
+  commands: CommandTarget[],
+  facts: CallFacts,
+): DisabledDefaultMet[] {
+  const view = policy.disabledDefaults();
+  if (!view) return [];
+  const met = matchRules(request, view, commands, facts).map((h) => h.rule.meta);
+  return unique(met).flatMap((meta) => {
+    const by = policy.state.disabled!.find((d) => d.id === meta.id)!;
+    return [{ id: meta.id, rule: meta.rule, effect: meta.effect, disabledBy: by.file, source: by.source }];
+  });
+}
+
 function emptyDecision(request: DecisionRequest): Decision {
   return {
     tool: request.tool,
@@ -352,13 +377,14 @@ function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
  * deny and ask either.
  */
 function pathMatches(rule: CompiledRule, access: PathAccess): boolean {
-  const { family, regex, prefix } = rule.path!;
+  const { family, regex, prefix, except } = rule.path!;
   const isAllow = rule.meta.effect === "allow";
   const applies = family === "read"
     ? access.access === "read" || !isAllow
     : access.access === "write" || isAllow;
   if (!applies) return false;
-  const test = (path: string) => path.startsWith(prefix) && regex.test(path);
+  const test = (path: string) =>
+    path.startsWith(prefix) && regex.test(path) && !except?.some((e) => e.test(path));
   const pathHit = test(access.path);
   if (access.target === undefined) return pathHit;
   return isAllow ? pathHit && test(access.target) : pathHit || test(access.target);

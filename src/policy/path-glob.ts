@@ -39,7 +39,7 @@ function join(base: string, rest: string): string {
  * Compiles an absolute glob: `**` spans directories, `*` and `?` stay within one segment, `[...]` is
  * a class. Like gitignore, a pattern naming a directory also covers everything inside it.
  */
-export function compileGlob(glob: string): RegExp {
+export function compileGlob(glob: string, ignoreCase = false): RegExp {
   let source = "";
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
@@ -71,5 +71,5 @@ export function compileGlob(glob: string): RegExp {
       source += escapeRegex(c);
     }
   }
-  return new RegExp(`^${source}(?:/.*)?$`);
+  return new RegExp(`^${source}(?:/.*)?$`, ignoreCase ? "i" : "");
 }
