@@ -96,7 +96,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
 
   if (denies.length > 0) {
     result.overridden = [...asks, ...allows].map((h) => h.rule.meta);
-    return finish(result, "deny", ruleReason(denies[0]!.rule, allows[0]?.rule), denies);
+    return finish(result, "deny", ruleReason(denies[0]!.rule, beatenAllow(denies[0]!, allows)), denies);
   }
   // Catastrophic commands (the analyzer's list) are denied in every mode, whatever allows them.
   const catastrophic = catastrophicOf(request);
@@ -110,7 +110,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   }
   if (asks.length > 0) {
     result.overridden = allows.map((h) => h.rule.meta);
-    return hardAsk(ruleReason(asks[0]!.rule, allows[0]?.rule), asks);
+    return hardAsk(ruleReason(asks[0]!.rule, beatenAllow(asks[0]!, allows)), asks);
   }
   if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
   const mustAsk = request.bash?.askReasons ?? [];
@@ -429,6 +429,15 @@ function isEdit(request: DecisionRequest, commands: CommandTarget[]): boolean {
 /** Catastrophic commands the analyzer flags: never approved by a rule, a hook or a mode. */
 function catastrophicOf(request: DecisionRequest): string[] {
   return (request.bash?.catastrophic ?? []).map((c) => `${c.reason} (${c.id}: ${c.name})`);
+}
+
+/**
+ * The allow a deny or ask beat, to name in the reason: one about the same thing (a path rule for a
+ * path, a command or call rule for the call), not `Read(./**)` when a command rule asked.
+ */
+function beatenAllow(winner: Hit, allows: Hit[]): CompiledRule | undefined {
+  const kind = (rule: CompiledRule) => (rule.scope === "path" ? "path" : "call");
+  return allows.find((h) => kind(h.rule) === kind(winner.rule))?.rule;
 }
 
 function describeRule(meta: MatchedRule): string {
