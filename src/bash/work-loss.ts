@@ -152,6 +152,28 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
     },
   },
   {
+    id: "git-rm-force",
+    name: "git rm --force deletes files with uncommitted changes",
+    loses: (g) => g.subcommands[0] === "rm" && g.has("--force") && !g.has("--cached", "--dry-run"),
+    examples: {
+      found: ["git rm -f a.txt", "git rm -rf src", "git rm --forc a.txt", "git rm -r --force -- src"],
+      spared: ["git rm a.txt", "git rm -r src", "git rm --cached -f a.txt", "git rm -nf a.txt"],
+    },
+  },
+  {
+    id: "git-worktree-remove-force",
+    name: "git worktree remove --force deletes a worktree with uncommitted changes",
+    loses: (g) => g.subcommands[0] === "worktree" && g.subcommands[1] === "remove" && g.has("--force"),
+    examples: {
+      found: [
+        "git worktree remove -f ../wt",
+        "git worktree remove --force ../wt",
+        "git worktree remove --for ../wt",
+      ],
+      spared: ["git worktree remove ../wt", "git worktree list"],
+    },
+  },
+  {
     id: "git-push-force",
     name: "git push --force overwrites remote history",
     loses: (g) =>

@@ -4348,6 +4348,65 @@ export const GIT_OPTIONS: Readonly<Record<string, readonly GeneratedOption[]>> =
       "arg": "none",
     },
   ],
+  "rm": [
+    {
+      "names": [
+        "-n",
+        "--dry-run",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--cached",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-f",
+        "--force",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-r",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-unmatch",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--sparse",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--pathspec-from-file",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--pathspec-file-nul",
+      ],
+      "arg": "none",
+    },
+  ],
   "diff-options": [
     {
       "names": [

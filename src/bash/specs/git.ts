@@ -268,6 +268,12 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
         options: [...flags("-v --verbose", "--porcelain", "-z"), ...values("--expire")],
         operands: [],
       },
+      remove: {
+        summary: "remove a worktree",
+        effect: "write",
+        options: flags("-f --force"),
+        operands: [{ role: "write" }],
+      },
     },
   },
   reflog: {
@@ -406,6 +412,7 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   restore: changes("restore working tree files", "restore"),
   switch: changes("switch branches", "switch"),
   clean: changes("remove untracked files", "clean"),
+  rm: changes("remove files from the working tree and the index", "rm"),
 };
 
 const GLOBAL: OptionSpec[] = [
