@@ -29,9 +29,10 @@ export interface CompiledRule {
   command?: CommandPattern;
   /**
    * `prefix`: the glob's literal directory part; a path not starting with it cannot match.
-   * `except`: paths the rule leaves alone (its `except` field), tested like `regex`.
+   * `glob`: the absolute glob `regex` was compiled from. `except`: the paths the rule leaves alone
+   * (its `except` field), each only itself, not what lies below it.
    */
-  path?: { regex: RegExp; prefix: string; family: "read" | "edit"; except?: RegExp[] };
+  path?: { regex: RegExp; glob: string; prefix: string; family: "read" | "edit"; except?: RegExp[] };
   /** A test of the call's input (parameter, domain, agent type, skill). */
   inputTest?: (input: Record<string, unknown>) => boolean;
   when?: Condition;
@@ -93,7 +94,7 @@ export function compileRule(raw: string, origin: RuleOrigin): CompiledRule {
       const family = toolName === "Read" ? "read" : "edit";
       // A case-insensitive file system opens `.ENV` as `.env`: deny and ask hold for every case.
       const regex = compileGlob(glob, origin.effect !== "allow");
-      return { ...base, scope: "path", ...exact, path: { regex, prefix: literalDir(glob), family } };
+      return { ...base, scope: "path", ...exact, path: { regex, glob, prefix: literalDir(glob), family } };
     }
     case "WebFetch":
       return { ...base, scope: "call", ...exact, inputTest: domainTest(specifier) };

@@ -186,15 +186,10 @@ export function loadPolicy(options: LoadOptions): LoadResult {
         trusted: true,
       },
     );
-    const disabled = disabledDefaults(files, trusted, allowDisable, warnings);
-    take({ ...embedded, loaded: undefined });
-    if (embedded.loaded) {
-      // The file keeps every rule (its own tests judge it as written); the policy only the live ones.
-      files.push(embedded.loaded);
-      rules.push(...embedded.loaded.rules.filter((rule) => !disabled.some((d) => d.id === rule.meta.id)));
-      for (const off of disabled) off.rules = embedded.loaded.rules.filter((r) => r.meta.id === off.id);
-    }
-    disabledRules.push(...disabled);
+    take(embedded);
+    disabledRules.push(
+      ...disabledDefaults(files, embedded.loaded?.rules ?? [], trusted, allowDisable, warnings),
+    );
   }
   if (options.mode === "bypassPermissions" && bypassDisabledBy) {
     warnings.push(
@@ -212,7 +207,9 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     : undefined;
   const sandbox = mergeSandboxSections(sandboxSections);
   warnings.push(...sandbox.warnings);
-  const policy = new Policy(rules, {
+  // The default file keeps every rule (its own tests judge it as written); the policy only the live ones.
+  const off = new Set(disabledRules.flatMap((d) => d.rules));
+  const policy = new Policy(rules.filter((rule) => !off.has(rule)), {
     trusted,
     sandbox: sandbox.policy,
     home,
@@ -234,6 +231,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
  */
 function disabledDefaults(
   files: LoadedFile[],
+  defaults: CompiledRule[],
   trusted: boolean,
   allowDisable: { by: string; ids: boolean | string[] } | undefined,
   warnings: string[],
@@ -256,7 +254,12 @@ function disabledDefaults(
         warnings.push(`${where} is ignored: the managed policy ${allowDisable!.by} ${which}`);
         continue;
       }
-      found.push({ id, file: file.file, source: file.source, rules: [] });
+      found.push({
+        id,
+        file: file.file,
+        source: file.source,
+        rules: defaults.filter((r) => r.meta.id === id),
+      });
     }
   }
   return found;

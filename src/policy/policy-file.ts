@@ -8,7 +8,7 @@ import { disableProblem } from "./defaults.ts";
 import { compileRuleList } from "./rule-list.ts";
 import { FileProblem, type JsonDocument, type JsonPath, parseJsonDocument } from "./json-position.ts";
 import { compileCondition, type Condition, ConditionError } from "./logic.ts";
-import type { PathAnchors } from "./path-glob.ts";
+import { compileGlob, type PathAnchors } from "./path-glob.ts";
 import type { LoadedFile } from "./policy.ts";
 import { isLiteralToolName, toolNameMatcher } from "./rule-string.ts";
 import {
@@ -208,7 +208,8 @@ function withExceptions(
   const compiled = compileRuleList(listed, { ...context, file: doc.file, trusted: true });
   for (const problem of compiled.problems) errors.push(doc.problemAt(at(problem.index), problem.message));
   const except = compiled.rules.flatMap((r, j) => {
-    if (r.path) return [r.path.regex];
+    // `.env.example` leaves that file alone, not a `.env` inside a directory of that name.
+    if (r.path) return [compileGlob(r.path.glob, r.path.regex.ignoreCase, false)];
     errors.push(doc.problemAt(at(j), "expected a path rule such as Read(.env.example)"));
     return [];
   });

@@ -62,6 +62,8 @@ describe("secrets files", () => {
     mkdirSync(join(box.cwd, "linked"));
     symlinkSync(join(box.cwd, ".env"), join(box.cwd, "linked", ".env.example"));
     symlinkSync(join(outside, ".env"), join(box.cwd, "linked", ".env.dist"));
+    mkdirSync(join(box.cwd, "dir.pub"));
+    writeFileSync(join(box.cwd, "dir.pub", "id_rsa"), "x\n");
     mkdirSync(join(box.cwd, "only-template"));
     writeFileSync(join(box.cwd, "only-template", ".env.example"), "A=\n");
   });
@@ -88,6 +90,13 @@ describe("secrets files", () => {
     expect([inside.decision, inside.matched[0]?.id]).toEqual(["ask", "secrets-files"]);
     expect((await decision(box, "Read", read("linked/.env.dist"))).decision).toBe("ask");
     expect((await decision(box, "Bash", bash("cat linked/.env.example"))).decision).toBe("ask");
+  });
+
+  test("an exception names the file itself, not what lies in a directory of that name", async () => {
+    for (const path of [".env.example/.env", "dir.pub/id_rsa", "a/.env.sample/.env.local"]) {
+      const decided = await decision(box, "Read", read(path));
+      expect(`${path}: ${decided.decision} ${decided.matched[0]?.id}`).toBe(`${path}: ask secrets-files`);
+    }
   });
 
   test("shell patterns are judged by the files they match", async () => {
