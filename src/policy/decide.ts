@@ -9,7 +9,14 @@ import { ACCEPT_EDITS_COMMANDS, EDIT_TOOLS, isProtectedPath } from "./modes.ts";
 import { isInside } from "../tool/paths.ts";
 import type { Policy } from "./policy.ts";
 import { containment } from "./sandbox-allow.ts";
-import type { Decision, DecisionRequest, Effect, MatchedRule, PathAccess } from "./types.ts";
+import type {
+  Decision,
+  DecisionRequest,
+  DisabledDefaultMet,
+  Effect,
+  MatchedRule,
+  PathAccess,
+} from "./types.ts";
 
 /** One Bash sub-command as rules see it. */
 export interface CommandTarget {
@@ -31,6 +38,8 @@ export interface CommandTarget {
   readOnly: boolean;
   /** Why the analyzer found it not read-only, when it says (it prints secrets). */
   reasons: string[];
+  /** Ids of the work-loss table's entries it matches (`git-reset-hard`). */
+  workLoss: string[];
 }
 
 interface Hit {
@@ -60,6 +69,8 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   const commands = commandTargets(request);
   const facts = factsOf(request, policy.state.home, commands);
   const hits = matchRules(request, policy, commands, facts);
+  const disabled = disabledDefaultsMet(request, policy, commands, facts);
+  if (disabled.length > 0) result.disabledDefaults = disabled;
 
   const untrusted = hits.filter((h) => h.rule.meta.effect === "allow" && !h.rule.trusted);
   result.untrusted = untrusted.map((h) => h.rule.meta);
@@ -85,7 +96,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
 
   if (denies.length > 0) {
     result.overridden = [...asks, ...allows].map((h) => h.rule.meta);
-    return finish(result, "deny", ruleReason(denies[0]!.rule, allows[0]?.rule), denies);
+    return finish(result, "deny", ruleReason(denies[0]!.rule, beatenAllow(denies[0]!, allows)), denies);
   }
   // Catastrophic commands (the analyzer's list) are denied in every mode, whatever allows them.
   const catastrophic = catastrophicOf(request);
@@ -99,7 +110,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   }
   if (asks.length > 0) {
     result.overridden = allows.map((h) => h.rule.meta);
-    return hardAsk(ruleReason(asks[0]!.rule, allows[0]?.rule), asks);
+    return hardAsk(ruleReason(asks[0]!.rule, beatenAllow(asks[0]!, allows)), asks);
   }
   if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
   const mustAsk = request.bash?.askReasons ?? [];
@@ -219,6 +230,22 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   return ask(`no rule allows this ${request.tool} call, and it is not read-only inside the workspace`);
 }
 
+/** The default rules a policy file turned off that would have taken part in this decision. */
+function disabledDefaultsMet(
+  request: DecisionRequest,
+  policy: Policy,
+  commands: CommandTarget[],
+  facts: CallFacts,
+): DisabledDefaultMet[] {
+  const view = policy.disabledDefaults();
+  if (!view) return [];
+  const met = matchRules(request, view, commands, facts).map((h) => h.rule.meta);
+  return unique(met).flatMap((meta) => {
+    const by = policy.state.disabled!.find((d) => d.id === meta.id)!;
+    return [{ id: meta.id, rule: meta.rule, effect: meta.effect, disabledBy: by.file, source: by.source }];
+  });
+}
+
 function emptyDecision(request: DecisionRequest): Decision {
   return {
     tool: request.tool,
@@ -262,6 +289,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       noAutoAllow: c.noAutoAllow,
       readOnly: c.readOnly,
       reasons: c.reasons ?? [],
+      workLoss: c.workLoss ?? [],
     }));
   }
   const text = commandString(request).trim();
@@ -274,6 +302,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
     noAutoAllow: [],
     readOnly: false,
     reasons: [],
+    workLoss: [],
   }];
 }
 
@@ -348,13 +377,14 @@ function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
  * deny and ask either.
  */
 function pathMatches(rule: CompiledRule, access: PathAccess): boolean {
-  const { family, regex, prefix } = rule.path!;
+  const { family, regex, prefix, except } = rule.path!;
   const isAllow = rule.meta.effect === "allow";
   const applies = family === "read"
     ? access.access === "read" || !isAllow
     : access.access === "write" || isAllow;
   if (!applies) return false;
-  const test = (path: string) => path.startsWith(prefix) && regex.test(path);
+  const test = (path: string) =>
+    path.startsWith(prefix) && regex.test(path) && !except?.some((e) => e.test(path));
   const pathHit = test(access.path);
   if (access.target === undefined) return pathHit;
   return isAllow ? pathHit && test(access.target) : pathHit || test(access.target);
@@ -401,6 +431,15 @@ function catastrophicOf(request: DecisionRequest): string[] {
   return (request.bash?.catastrophic ?? []).map((c) => `${c.reason} (${c.id}: ${c.name})`);
 }
 
+/**
+ * The allow a deny or ask beat, to name in the reason: one about the same thing (a path rule for a
+ * path, a command or call rule for the call), not `Read(./**)` when a command rule asked.
+ */
+function beatenAllow(winner: Hit, allows: Hit[]): CompiledRule | undefined {
+  const kind = (rule: CompiledRule) => (rule.scope === "path" ? "path" : "call");
+  return allows.find((h) => kind(h.rule) === kind(winner.rule))?.rule;
+}
+
 function describeRule(meta: MatchedRule): string {
   return `${meta.rule} (rule ${meta.id}, ${meta.source}: ${meta.file})`;
 }
@@ -410,8 +449,10 @@ const EFFECT_VERB: Record<Effect, string> = { allow: "allows", ask: "asks", deny
 /** The reason a deny or ask rule gives, saying so when it beat a narrower allow. */
 export function ruleReason(winner: CompiledRule, beatenAllow: CompiledRule | undefined): string {
   const verb = EFFECT_VERB[winner.meta.effect];
+  // A rule with a condition is named by its id too: `Bash` alone does not say what it asks about.
+  const label = winner.when ? `${winner.meta.rule} [${winner.meta.id}]` : winner.meta.rule;
   const base = beatenAllow
-    ? `${beatenAllow.meta.rule} allowed by ${beatenAllow.meta.source}, but ${winner.meta.rule} ${verb} from ${winner.meta.source}`
+    ? `${beatenAllow.meta.rule} allowed by ${beatenAllow.meta.source}, but ${label} ${verb} from ${winner.meta.source}`
     : `${winner.meta.effect === "deny" ? "denied" : "asks"} by ${describeRule(winner.meta)}`;
   return winner.reason ? `${winner.reason} — ${base}` : base;
 }

@@ -16,6 +16,8 @@ export interface LoadedFile {
   testLines: number[];
   /** Hooks the file configures (only from trusted sources). */
   hooks?: HooksConfig;
+  /** Ids of default rules the file turns off (`"disable"`), checked against the defaults. */
+  disable?: string[];
   /** The file's `tools` section: deferral overrides, search scope, and how `toolrt serve` offers deferred tools. */
   toolLoading?: {
     alwaysLoad?: string[];
@@ -42,6 +44,16 @@ export interface SourceDigest {
   sha256: string;
 }
 
+/** A shipped default rule a policy file turned off by id (`"disable"`), kept to say so in decisions. */
+export interface DisabledDefault {
+  id: string;
+  /** The file that disabled it, and its source. */
+  file: string;
+  source: SourceName;
+  /** The default's compiled rules of that id. */
+  rules: CompiledRule[];
+}
+
 export interface PolicyState {
   /** Set when the policy must deny every call (a broken managed or other policy file). */
   failClosed?: string;
@@ -56,6 +68,8 @@ export interface PolicyState {
   files: LoadedFile[];
   /** How Bash and ExecCommand run: the `sandbox` sections of the policy files, merged (absent: the defaults). */
   sandbox?: SandboxPolicy;
+  /** Default rules turned off by id, and by which file. */
+  disabled?: DisabledDefault[];
   /** Every policy and settings text that was read, with its digest. */
   digests?: SourceDigest[];
 }
@@ -199,6 +213,18 @@ export class Policy {
       for (const rule of this.byDir.get(path) ?? []) found.add(rule);
     }
     return [...found].sort((a, b) => this.position.get(a)! - this.position.get(b)!);
+  }
+
+  private disabledView: Policy | undefined;
+
+  /** The disabled default rules as a policy of their own, to tell which of them a call would have met. */
+  disabledDefaults(): Policy | undefined {
+    const disabled = this.state.disabled;
+    if (!disabled || disabled.length === 0) return undefined;
+    return this.disabledView ??= new Policy(disabled.flatMap((d) => d.rules), {
+      ...this.state,
+      disabled: [],
+    });
   }
 
   /** The same policy with more rules (session grants added while running). */

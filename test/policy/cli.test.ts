@@ -25,7 +25,7 @@ describe("toolrt check", () => {
       tool: "Bash",
       decision: "deny",
       checks: [],
-      warnings: ["may overwrite remote history"],
+      warnings: ["git push --force overwrites remote history"],
       suggestions: [],
     });
     expect(json.matched).toEqual([{
