@@ -67,7 +67,7 @@ export async function decidePermission(
   if (verdict.decision === "deny") {
     return {
       decision: "deny",
-      reason: verdict.reason,
+      reason: verdict.rule ? `${verdict.reason}. ${DENY_RULE_ADVICE}.` : verdict.reason,
       ...cited,
       ...(verdict.guidance ? { guidance: verdict.guidance } : {}),
     };
@@ -84,7 +84,17 @@ export async function decidePermission(
   if (!mustAsk) return { decision: "allow", reason: verdict.reason, ...cited };
 
   const reason = hook.decision === "ask" && hook.reason ? hook.reason : verdict.reason;
-  if (!ask) return { decision: "deny", reason: nonInteractiveDenial(reason, verdict.suggestions), ...cited };
+  if (!ask) {
+    const fromCli = request.ctx.invokedBy === "cli";
+    return {
+      decision: "deny",
+      reason: explainedDenial("nobody can answer", reason, verdict.suggestions, {
+        fromCli,
+        hardAsk: !verdict.hookMayAllow,
+      }),
+      ...cited,
+    };
+  }
   const answer: AskAnswer = await ask({
     toolName: request.tool.name,
     input: request.input,
@@ -108,18 +118,35 @@ export async function decidePermission(
   }
 }
 
-/** An ask with nobody to answer it: denied, saying what would allow it. */
-function nonInteractiveDenial(reason: string, suggestions: readonly string[]): string {
-  return explainedDenial("nobody can answer", reason, suggestions);
-}
+/** A deny rule decided: deny beats every allow, so only changing that rule allows the call. */
+const DENY_RULE_ADVICE = "To allow it, remove or narrow that deny rule";
 
 /**
  * The denial of an ask that got no "yes" — nobody could answer, or whoever was asked declined —
- * in words the model can act on: what happened, why it asked, and the rule that would allow it.
+ * in words the caller can act on: what happened, why it asked, and the rule that would allow it.
+ * `fromCli`: said for a person at `toolrt run` (the flags to pass); `hardAsk`: no allow rule can
+ * approve it, only a person's answer.
  */
-export function explainedDenial(what: string, reason: string, suggestions: readonly string[]): string {
-  const allow = suggestions.length
-    ? ` To allow it, add an allow rule such as ${suggestions.map((s) => `\`${s}\``).join(" or ")}.`
-    : " To allow it, add an allow rule for it.";
-  return `Permission needed and ${what}: ${reason}.${allow}`;
+export function explainedDenial(
+  what: string,
+  reason: string,
+  suggestions: readonly string[],
+  how: { fromCli?: boolean; hardAsk?: boolean } = {},
+): string {
+  return `Permission needed and ${what}: ${reason.replace(/\.+$/, "")}.${allowAdvice(suggestions, how)}`;
+}
+
+function allowAdvice(suggestions: readonly string[], how: { fromCli?: boolean; hardAsk?: boolean }): string {
+  if (how.hardAsk || suggestions.length === 0) {
+    return how.fromCli
+      ? " Only a person's yes allows it: run it in a terminal and answer, or pass --yes."
+      : " Only a person's yes allows it.";
+  }
+  if (how.fromCli) {
+    const flags = suggestions.map((s) => `--allow '${s}'`).join(" or ");
+    const rule = JSON.stringify({ effect: "allow", match: suggestions[0] });
+    return ` To allow it, run it again with ${flags} (or put the rule ${rule} in a policy file's rules); ` +
+      "to allow it once, pass --yes.";
+  }
+  return ` To allow it, add an allow rule such as ${suggestions.map((s) => `\`${s}\``).join(" or ")}.`;
 }

@@ -6,6 +6,7 @@ import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import { type CallFacts, factsOf } from "./facts.ts";
 import { ACCEPT_EDITS_COMMANDS, EDIT_TOOLS, isProtectedPath } from "./modes.ts";
+import { posix } from "node:path";
 import { isInside } from "../tool/paths.ts";
 import type { Policy } from "./policy.ts";
 import { containment } from "./sandbox-allow.ts";
@@ -168,9 +169,9 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   if (request.permission?.behavior === "allow") {
     return finish(result, "allow", request.permission.reason ?? `${request.tool} allows this call itself`);
   }
+  suggest(result, request);
   if (request.permission?.behavior === "ask") return ask(request.permission.message);
 
-  suggest(result, request);
   const outside = request.paths.find((p, i) => !inWorkspace(p) && !coverage.paths.has(i));
   if (!outside && request.readOnly) {
     // Only rules that let it reach outside the workspace are worth naming.
@@ -425,11 +426,17 @@ function suggest(result: Decision, request: DecisionRequest): void {
     result.suggestions = [...request.bash.suggestions];
     return;
   }
-  const outsideRead = request.paths.find((p) => p.access === "read");
-  if (outsideRead && request.tool !== "Bash") {
-    const dir = outsideRead.path.slice(0, outsideRead.path.lastIndexOf("/")) || "/";
-    result.suggestions = [`Read(/${dir}/**)`];
-    return;
-  }
-  if (request.tool !== "Bash" && request.paths.length === 0) result.suggestions = [request.tool];
+  if (request.tool === "Bash") return;
+  // A file tool: the path rule for what it touches (`Edit(./src/a.ts)`, `Read(//etc/**)`).
+  const written = request.paths.find((p) => p.access === "write");
+  const read = request.paths.find((p) => p.access === "read");
+  if (written) result.suggestions = [`Edit(${rulePathOf(written.path, request.cwd)})`];
+  else if (read) result.suggestions = [`Read(${rulePathOf(posix.dirname(read.path), request.cwd)}/**)`];
+  else result.suggestions = [request.tool];
+}
+
+/** A path as a rule names it: `./rel` inside the workspace, `//abs` elsewhere. */
+function rulePathOf(path: string, cwd: string): string {
+  if (path === cwd) return ".";
+  return isInside(path, cwd) ? `./${posix.relative(cwd, path)}` : path === "/" ? "/" : `/${path}`;
 }

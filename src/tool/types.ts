@@ -52,6 +52,8 @@ export interface SessionState {
   /** Absolute path → what the file looked like when it was last read or written by a tool. */
   readFiles: Map<string, { mtimeMs: number; size: number }>;
   todos: TodoItem[];
+  /** The named session this state is saved in between invocations (`toolrt run --session NAME`). */
+  name?: string;
 }
 
 export interface TodoItem {
