@@ -6,7 +6,16 @@
  * Invocations of one session may run at once: each saves under a lock, merging what it changed
  * into what is on disk then, and replaces the file by rename, so none loses another's reads.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import type { SessionState, TodoItem } from "../tool/types.ts";
 import { ConfigError, UsageError } from "./errors.ts";
@@ -84,7 +93,9 @@ function readSessionFile(file: string): SessionFile {
     return { readFiles: data.readFiles ?? {}, todos: data.todos ?? [] };
   } catch (error) {
     throw new ConfigError(
-      `${file}: the session file is broken (${(error as Error).message}); delete it to start the session afresh`,
+      `${file}: the session file is broken (${
+        (error as Error).message
+      }); delete it to start the session afresh`,
     );
   }
 }

@@ -9,6 +9,8 @@ import type { Command } from "commander";
 import { lookupTool } from "../exec/lookup.ts";
 import type { SandboxAnswer, SandboxAsker } from "../exec/processes/sandbox-exceptions.ts";
 import type { AskAnswer, Asker, AskRequest, CallOutcome } from "../exec/types.ts";
+import { progressLine } from "../render/progress-line.ts";
+import type { ToolProgress } from "../tool/types.ts";
 import { UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
 import { openNamedSession } from "./named-session.ts";
@@ -35,7 +37,9 @@ export function register(program: Command): void {
       ) => {
         const globals = globalsOf(command);
         const input = parseInput(inputText);
-        const named = opts.session === undefined ? undefined : openNamedSession(globals.stateDir, opts.session);
+        const named = opts.session === undefined
+          ? undefined
+          : openNamedSession(globals.stateDir, opts.session);
         const sandboxAsker = opts.yes ? sandboxOnce : process.stdin.isTTY ? askSandboxOnTerminal : undefined;
         const { session, runtime, close } = await openDefaultSession(
           globals,
@@ -59,11 +63,18 @@ export function register(program: Command): void {
           const interrupt = new AbortController();
           const onSigint = () => interrupt.abort();
           process.once("SIGINT", onSigint);
+          // On a terminal, a status line while it runs; the output itself is printed once, below.
+          const progress = !opts.json && process.stderr.isTTY
+            ? progressLine(toolName, (text) => process.stderr.write(text), process.stderr.columns)
+            : undefined;
           const outcome = await session.execute({ id: newToolUseId(), name: toolName, input }, {
             ask,
             signal: interrupt.signal,
-            onProgress: opts.json ? undefined : (p) => process.stderr.write(`${p.message}\n`),
-          }).finally(() => process.off("SIGINT", onSigint));
+            ...(progress ? { onProgress: (p: ToolProgress) => progress.update(p) } : {}),
+          }).finally(() => {
+            process.off("SIGINT", onSigint);
+            progress?.clear();
+          });
           named?.save();
           console.log(opts.json ? JSON.stringify(toJson(outcome), null, 2) : humanText(outcome));
           process.exitCode = exitCodeOf(outcome);
@@ -98,6 +109,8 @@ function askTerminal(lines: string[], prompt: string): Promise<string> {
   const asked = terminal.then(async () => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
+      // A question asked while a call runs replaces its status line.
+      process.stderr.write("\r\x1b[K");
       for (const line of lines) process.stderr.write(`${line}\n`);
       return (await rl.question(prompt)).trim().toLowerCase();
     } finally {

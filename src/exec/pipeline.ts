@@ -105,7 +105,14 @@ async function runStages(
   // 2. validate
   let validated = await validateCall(tool, call.input, ctx);
   if (!validated.ok && validated.behavior === "deny") {
-    return refuse(call, deps, ctx, stage, validated.message, validated.by === "schema" ? "invalid-input" : "error");
+    return refuse(
+      call,
+      deps,
+      ctx,
+      stage,
+      validated.message,
+      validated.by === "schema" ? "invalid-input" : "error",
+    );
   }
   let input = validated.ok ? validated.input : call.input;
   stage.input = input;
@@ -237,7 +244,7 @@ async function runStages(
     decision,
     ...(result.isError ? { failure: "error" as const } : {}),
     content: withContext(shaped.content, post, notices),
-    persistedPath: shaped.persistedPath,
+    persistedPath: shaped.persistedPath ?? tool.persistedPathOf?.(result.data),
     outputChars: textLength(content),
     output: result.data,
     newMessages: result.newMessages,

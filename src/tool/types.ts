@@ -141,6 +141,8 @@ export interface Tool<Input = any, Output = any> {
   outputJSONSchema?(): JsonSchema | undefined;
   /** The structured result of a call, for clients that take one (MCP `structuredContent`). */
   structuredContent?(output: Output): unknown;
+  /** Where the tool itself saved the whole output of a call whose result holds only part of it. */
+  persistedPathOf?(output: Output): string | undefined;
 
   /** One or two sentences: what the tool does. */
   readonly description: string;
