@@ -36,7 +36,8 @@ export function describeApiFailure(error: unknown): ApiFailure {
         retryable: true,
         unreachable: true,
         status: null,
-        message: `could not reach ${baseUrlName()}: ${why} (${code}). Check ANTHROPIC_BASE_URL and that the ` +
+        message:
+          `could not reach ${baseUrlName()}: ${why} (${code}). Check ANTHROPIC_BASE_URL and that the ` +
           "server is running.",
       };
     }

@@ -63,7 +63,10 @@ export async function withRetries<T>(
       if (options.signal?.aborted) throw error;
       const failure = describeApiFailure(error);
       const maxRetries = failure.unreachable
-        ? Math.min(options.policy.maxUnreachableRetries ?? options.policy.maxRetries, options.policy.maxRetries)
+        ? Math.min(
+          options.policy.maxUnreachableRetries ?? options.policy.maxRetries,
+          options.policy.maxRetries,
+        )
         : options.policy.maxRetries;
       const allowed = failure.retryable && retry <= maxRetries &&
         (options.canRetry?.() ?? true);
