@@ -204,6 +204,12 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   // Say why a prefix rule that names this command did not cover it (`find -exec`, `git -c`, ...).
   const blocked = uncovered.find((c) => c.noAutoAllow.length > 0);
   if (blocked) {
+    // No prefix rule may allow it; a rule naming exactly these commands may, when what the rule
+    // matches is the command as written (not `git log` for `git -c core.pager=... log`).
+    const exact = uncovered.every((c) => c.text === c.wrappedText);
+    if (result.suggestions.length === 0 && exact) {
+      result.suggestions = uncovered.map((c) => `Bash(${c.text})`);
+    }
     const why = blocked.noAutoAllow.join("; ");
     return ask(
       why.includes("cannot be auto-allowed") ? why : `${why} — cannot be auto-allowed by a prefix rule`,
