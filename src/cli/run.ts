@@ -75,9 +75,9 @@ export function register(program: Command): void {
             process.off("SIGINT", onSigint);
             progress?.clear();
           });
-          named?.save();
           console.log(opts.json ? JSON.stringify(toJson(outcome), null, 2) : humanText(outcome));
           process.exitCode = exitCodeOf(outcome);
+          named?.save();
         } finally {
           await close();
         }
