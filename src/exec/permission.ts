@@ -23,6 +23,8 @@ export interface PolicyVerdict {
   reason: string;
   /** The deciding rule and its source, for the audit log and explanations. */
   rule?: string;
+  /** The deciding rule's effect (a dontAsk denial may cite an ask rule); absent: that of `decision`. */
+  ruleEffect?: "allow" | "ask" | "deny";
   source?: string;
   /** True when a hook's "allow" may skip this ask (it came from no explicit rule or check). */
   hookMayAllow: boolean;
@@ -65,9 +67,10 @@ export async function decidePermission(
     ...(verdict.explained ? { explained: verdict.explained } : {}),
   };
   if (verdict.decision === "deny") {
+    const advice = denialAdvice(verdict, request.ctx);
     return {
       decision: "deny",
-      reason: verdict.rule ? `${verdict.reason}. ${DENY_RULE_ADVICE}.` : verdict.reason,
+      reason: advice ? `${verdict.reason.replace(/\.+$/, "")}. ${advice}` : verdict.reason,
       ...cited,
       ...(verdict.guidance ? { guidance: verdict.guidance } : {}),
     };
@@ -118,8 +121,28 @@ export async function decidePermission(
   }
 }
 
-/** A deny rule decided: deny beats every allow, so only changing that rule allows the call. */
-const DENY_RULE_ADVICE = "To allow it, remove or narrow that deny rule";
+/**
+ * What would allow a call the policy denied: changing the deny rule that decided (deny beats every
+ * allow); in dontAsk mode the rule that would have allowed the ask; out of plan mode, for a person
+ * at the command line. Nothing for a catastrophic command or a tool's own refusal.
+ */
+function denialAdvice(verdict: PolicyVerdict, ctx: ToolContext): string | undefined {
+  const fromCli = ctx.invokedBy === "cli";
+  if (verdict.explained?.catastrophic?.length) return "No rule or mode allows it.";
+  if (verdict.rule && (verdict.ruleEffect ?? "deny") === "deny") {
+    return "To allow it, remove or narrow that deny rule.";
+  }
+  if (ctx.mode === "dontAsk") {
+    if (verdict.suggestions.length > 0) {
+      return allowAdvice(verdict.suggestions, { fromCli, once: false }).trim();
+    }
+    return "Only a person's yes allows it, and dontAsk mode asks no one: run it in another mode to be asked.";
+  }
+  if (ctx.mode === "plan" && fromCli && verdict.explained?.reason.startsWith("plan mode")) {
+    return "To run it, leave plan mode (--mode default).";
+  }
+  return undefined;
+}
 
 /**
  * The denial of an ask that got no "yes" — nobody could answer, or whoever was asked declined —
@@ -136,7 +159,10 @@ export function explainedDenial(
   return `Permission needed and ${what}: ${reason.replace(/\.+$/, "")}.${allowAdvice(suggestions, how)}`;
 }
 
-function allowAdvice(suggestions: readonly string[], how: { fromCli?: boolean; hardAsk?: boolean }): string {
+function allowAdvice(
+  suggestions: readonly string[],
+  how: { fromCli?: boolean; hardAsk?: boolean; once?: boolean },
+): string {
   if (how.hardAsk || suggestions.length === 0) {
     return how.fromCli
       ? " Only a person's yes allows it: run it in a terminal and answer, or pass --yes."
@@ -145,8 +171,10 @@ function allowAdvice(suggestions: readonly string[], how: { fromCli?: boolean; h
   if (how.fromCli) {
     const flags = suggestions.map((s) => `--allow '${s}'`).join(" or ");
     const rule = JSON.stringify({ effect: "allow", match: suggestions[0] });
-    return ` To allow it, run it again with ${flags} (or put the rule ${rule} in a policy file's rules); ` +
-      "to allow it once, pass --yes.";
+    const always = `run it again with ${flags} (or put the rule ${rule} in a policy file's rules)`;
+    return how.once === false
+      ? ` To allow it, ${always}.`
+      : ` To allow it, ${always}; to allow it once, pass --yes.`;
   }
   return ` To allow it, add an allow rule such as ${suggestions.map((s) => `\`${s}\``).join(" or ")}.`;
 }

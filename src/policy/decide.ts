@@ -74,9 +74,12 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     // Set only once the sandbox declined to stand in for the person: say why with the reason.
     const declined = result.sandbox?.notAutoAllowed;
     const reason = declined ? `${asked}; the sandbox does not auto-allow it: ${declined}` : asked;
-    return mode === "dontAsk"
-      ? finish(result, "deny", `${reason} (dontAsk mode turns every ask into a denial)`, matched)
-      : finish(result, "ask", reason, matched);
+    if (mode !== "dontAsk") return finish(result, "ask", reason, matched);
+    // What would have been asked is denied; the rule that would allow it still does.
+    const { suggestions } = result;
+    const denied = finish(result, "deny", `${reason} (dontAsk mode turns every ask into a denial)`, matched);
+    denied.suggestions = suggestions;
+    return denied;
   };
   const hardAsk = (reason: string, matched: Hit[] = []) => {
     const decided = ask(reason, matched);

@@ -185,6 +185,23 @@ describe("toolrt run: exit status and labels", () => {
     expect(allowed.code).toBe(0);
   });
 
+  test("denials in dontAsk and plan mode, and of a catastrophic command, say what (if anything) allows them", () => {
+    const { ws, state } = workspace();
+    const write = '{"file_path":"new.txt","content":"x"}';
+    const dontAsk = run(ws, state, "--mode", "dontAsk", "run", "Write", write);
+    expect(dontAsk.stdout).toContain("To allow it, run it again with --allow 'Edit(./new.txt)'");
+    expect(run(ws, state, "--mode", "dontAsk", "--allow", "Edit(./new.txt)", "run", "Write", write).code)
+      .toBe(0);
+    const secret = run(ws, state, "--mode", "dontAsk", "run", "Read", '{"file_path":".env"}');
+    expect(secret.stdout).toContain("dontAsk mode asks no one: run it in another mode to be asked");
+    expect(secret.stdout).not.toContain("deny rule");
+    const plan = run(ws, state, "--mode", "plan", "run", "Bash", '{"command":"touch x"}');
+    expect(plan.stdout).toContain("To run it, leave plan mode (--mode default).");
+    const catastrophic = run(ws, state, "--allow", "Bash", "run", "Bash", '{"command":"rm -rf /"}');
+    expect(catastrophic.stdout).toContain("No rule or mode allows it.");
+    expect(catastrophic.code).toBe(1);
+  });
+
   test("--json says why a call failed", () => {
     const { ws, state } = workspace();
     const schema = JSON.parse(run(ws, state, "run", "--json", "Read", '{"file_path":1}').stdout);
