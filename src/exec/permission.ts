@@ -4,6 +4,7 @@
  * but never an explicit deny or ask rule, a security check or a hard limit.
  */
 import type { Decision as ExplainedDecision } from "../policy/types.ts";
+import { shellQuote } from "../tool/shell-quote.ts";
 import type { AnyTool, PermissionResult, ToolContext } from "../tool/types.ts";
 import type { HookOutcome } from "./hooks/outcome.ts";
 import type { AskAnswer, Asker, Decision } from "./types.ts";
@@ -124,7 +125,7 @@ export async function decidePermission(
 /**
  * What would allow a call the policy denied: changing the deny rule that decided (deny beats every
  * allow); in dontAsk mode the rule that would have allowed the ask; out of plan mode, for a person
- * at the command line. Nothing for a catastrophic command or a tool's own refusal.
+ * at the command line. A catastrophic command: that nothing does. A tool's own refusal: nothing.
  */
 function denialAdvice(verdict: PolicyVerdict, ctx: ToolContext): string | undefined {
   const fromCli = ctx.invokedBy === "cli";
@@ -169,7 +170,7 @@ function allowAdvice(
       : " Only a person's yes allows it.";
   }
   if (how.fromCli) {
-    const flags = suggestions.map((s) => `--allow '${s}'`).join(" or ");
+    const flags = suggestions.map((s) => `--allow ${shellQuote(s)}`).join(" or ");
     const rule = JSON.stringify({ effect: "allow", match: suggestions[0] });
     const always = `run it again with ${flags} (or put the rule ${rule} in a policy file's rules)`;
     return how.once === false

@@ -3,6 +3,7 @@
  * unchanged since (same mtime and size), so the model never overwrites what it has not seen.
  */
 import type { Stats } from "node:fs";
+import { shellQuote } from "../../tool/shell-quote.ts";
 import type { ToolContext } from "../../tool/types.ts";
 
 export function recordFileState(
@@ -34,7 +35,7 @@ export function staleReason(
  */
 function notReadReason(ctx: ToolContext, path: string): string {
   const name = ctx.session.name;
-  const input = shellWord(JSON.stringify({ file_path: path }));
+  const input = shellQuote(JSON.stringify({ file_path: path }));
   if (name !== undefined) {
     return `${path} has not been read in session ${name}. Read it first in this session ` +
       `(toolrt run --session ${name} Read ${input}), then change it.`;
@@ -45,9 +46,4 @@ function notReadReason(ctx: ToolContext, path: string): string {
       "then run this call again with the same --session NAME.";
   }
   return `${path} has not been read in this session. Read it first, then change it.`;
-}
-
-/** `text` as one single-quoted shell word. */
-function shellWord(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
 }
