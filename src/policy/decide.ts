@@ -6,6 +6,7 @@ import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import { type CallFacts, factsOf } from "./facts.ts";
 import { ACCEPT_EDITS_COMMANDS, EDIT_TOOLS, isProtectedPath } from "./modes.ts";
+import { posix } from "node:path";
 import { isInside } from "../tool/paths.ts";
 import type { Policy } from "./policy.ts";
 import { containment } from "./sandbox-allow.ts";
@@ -84,9 +85,12 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     // Set only once the sandbox declined to stand in for the person: say why with the reason.
     const declined = result.sandbox?.notAutoAllowed;
     const reason = declined ? `${asked}; the sandbox does not auto-allow it: ${declined}` : asked;
-    return mode === "dontAsk"
-      ? finish(result, "deny", `${reason} (dontAsk mode turns every ask into a denial)`, matched)
-      : finish(result, "ask", reason, matched);
+    if (mode !== "dontAsk") return finish(result, "ask", reason, matched);
+    // What would have been asked is denied; the rule that would allow it still does.
+    const { suggestions } = result;
+    const denied = finish(result, "deny", `${reason} (dontAsk mode turns every ask into a denial)`, matched);
+    denied.suggestions = suggestions;
+    return denied;
   };
   const hardAsk = (reason: string, matched: Hit[] = []) => {
     const decided = ask(reason, matched);
@@ -179,9 +183,9 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   if (request.permission?.behavior === "allow") {
     return finish(result, "allow", request.permission.reason ?? `${request.tool} allows this call itself`);
   }
+  suggest(result, request);
   if (request.permission?.behavior === "ask") return ask(request.permission.message);
 
-  suggest(result, request);
   const outside = request.paths.find((p, i) => !inWorkspace(p) && !coverage.paths.has(i));
   if (!outside && request.readOnly) {
     // Only rules that let it reach outside the workspace are worth naming.
@@ -214,6 +218,12 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   // Say why a prefix rule that names this command did not cover it (`find -exec`, `git -c`, ...).
   const blocked = uncovered.find((c) => c.noAutoAllow.length > 0);
   if (blocked) {
+    // No prefix rule may allow it; a rule naming exactly these commands may, when what the rule
+    // matches is the command as written (not `git log` for `git -c core.pager=... log`).
+    const exact = uncovered.every((c) => c.text === c.wrappedText);
+    if (result.suggestions.length === 0 && exact) {
+      result.suggestions = uncovered.map((c) => `Bash(${c.text})`);
+    }
     const why = blocked.noAutoAllow.join("; ");
     return ask(
       why.includes("cannot be auto-allowed") ? why : `${why} — cannot be auto-allowed by a prefix rule`,
@@ -466,11 +476,17 @@ function suggest(result: Decision, request: DecisionRequest): void {
     result.suggestions = [...request.bash.suggestions];
     return;
   }
-  const outsideRead = request.paths.find((p) => p.access === "read");
-  if (outsideRead && request.tool !== "Bash") {
-    const dir = outsideRead.path.slice(0, outsideRead.path.lastIndexOf("/")) || "/";
-    result.suggestions = [`Read(/${dir}/**)`];
-    return;
-  }
-  if (request.tool !== "Bash" && request.paths.length === 0) result.suggestions = [request.tool];
+  if (request.tool === "Bash") return;
+  // A file tool: the path rule for what it touches (`Edit(./src/a.ts)`, `Read(//etc/**)`).
+  const written = request.paths.find((p) => p.access === "write");
+  const read = request.paths.find((p) => p.access === "read");
+  if (written) result.suggestions = [`Edit(${rulePathOf(written.path, request.cwd)})`];
+  else if (read) result.suggestions = [`Read(${rulePathOf(posix.dirname(read.path), request.cwd)}/**)`];
+  else result.suggestions = [request.tool];
+}
+
+/** A path as a rule names it: `./rel` inside the workspace, `//abs` elsewhere. */
+function rulePathOf(path: string, cwd: string): string {
+  if (path === cwd) return ".";
+  return isInside(path, cwd) ? `./${posix.relative(cwd, path)}` : path === "/" ? "/" : `/${path}`;
 }

@@ -37,6 +37,8 @@ describe("toolrt tools", () => {
     expect(toolsJson().some((t) => t.name === "WebFetch")).toBe(false);
     const webFetch = toolsJson("--all").find((t) => t.name === "WebFetch");
     expect(webFetch).toMatchObject({ deferred: true, deferReason: "the tool is marked shouldDefer" });
+    const human = runCli(["tools", "--all"]).stdout.split("\n").find((line) => line.startsWith("WebFetch"));
+    expect(human).toContain("deferred: the tool is marked shouldDefer]");
   });
   test("per-tool answers are the tool's own", () => {
     const byName = Object.fromEntries(toolsJson().map((t) => [t.name, t]));
@@ -81,6 +83,9 @@ describe("deferral overrides from policy files", () => {
     const byName = Object.fromEntries(JSON.parse(run.stdout).map((t: { name: string }) => [t.name, t]));
     expect(byName.WebFetch).toMatchObject({ deferred: false, deferReason: "settings alwaysLoad: WebFetch" });
     expect(byName.Grep).toMatchObject({ deferred: true, deferReason: "settings defer: Grep" });
+    const human = runCli(["--policy", file, "tools", "--all"]).stdout;
+    expect(human).toMatch(/^WebFetch .*always loaded: settings alwaysLoad: WebFetch\]$/m);
+    expect(human).toMatch(/^Grep .*deferred: settings defer: Grep\]$/m);
   });
   test("a bad tools section is a positioned error, exit 2", () => {
     const dir = tempDir();
