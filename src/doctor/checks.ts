@@ -308,9 +308,16 @@ function policySources(options: LoadOptions): CheckResult[] {
   const files = (loaded.policy.state.digests ?? []).map((d) => `${d.source}: ${d.file}`);
   const problems = [...loaded.managedErrors, ...loaded.errors].map((e) => e.message);
   const sources = problems.length > 0
-    ? result("policy", "policy files", true, "fail", `${problems.length} broken: ${problems.join("; ")}`, [
-      "toolrt policy validate FILE lists every problem with its line and column",
-    ])
+    ? result(
+      "policy",
+      "policy files",
+      true,
+      "fail",
+      `${problems.length} broken: ${problems.join("; ")}; loaded ${files.join(", ")}`,
+      [
+        "toolrt policy validate FILE lists every problem with its line and column",
+      ],
+    )
     : result("policy", "policy files", true, "ok", `loaded ${files.join(", ")}`);
   const trusted = isTrusted(options.stateDir, options.cwd);
   const trust = result(
