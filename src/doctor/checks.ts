@@ -210,37 +210,49 @@ function sandboxFix(reason: string): string[] {
   return [];
 }
 
-/** Process caps: a cgroup with the pids controller binds everyone; prlimit binds all but root. */
+/**
+ * Process and memory caps, as the sandbox sets them (wrap.ts): a cgroup of its own with the pids
+ * controller binds everyone; otherwise prlimit inside the sandbox, which does not bind root. Without
+ * either the sandbox refuses to run, so this check is required.
+ */
 async function processCaps(): Promise<CheckResult> {
   const name = "process and memory caps";
+  const fail = (detail: string, fix: string[]) => result("cgroups", name, true, "fail", detail, fix);
+  const prlimit = Bun.which("prlimit");
   const cgroup = createCgroup(DEFAULT_LIMITS);
   if (cgroup) {
     await cgroup.remove();
-    const memory = cgroup.capsMemory ? " and memory" : "";
-    return result("cgroups", name, false, "ok", `a cgroup of its own per sandbox caps processes${memory}`);
-  }
-  if (!isRoot() && Bun.which("prlimit")) {
-    return result(
-      "cgroups",
-      name,
-      false,
-      "ok",
-      "no writable cgroup with the pids controller; prlimit caps processes and memory",
+    if (cgroup.capsMemory) {
+      return result("cgroups", name, true, "ok", "a cgroup of its own per sandbox caps processes and memory");
+    }
+    if (prlimit) return result("cgroups", name, true, "ok", "a cgroup caps processes, prlimit caps memory");
+    return fail(
+      "a cgroup caps processes, but nothing caps memory: prlimit (util-linux) is missing",
+      PRLIMIT_FIX,
     );
   }
-  const why = isRoot()
-    ? "running as root without a writable cgroup with the pids controller: sandboxed commands get no process cap (RLIMIT_NPROC does not bind root)"
-    : "no writable cgroup with the pids controller and no prlimit: sandboxed commands get no process cap";
-  return result("cgroups", name, false, "warn", why, [
-    "run toolrt in a cgroup whose pids controller it may write (cgroup v2: a delegated subtree, e.g. " +
-    "systemd-run --user --scope -p Delegate=yes; a container: --cgroupns=private with a writable cgroup)",
-    ...(isRoot() ? [] : [
-      "apt: sudo apt-get install -y util-linux",
-      "dnf: sudo dnf install -y util-linux",
-      "apk: sudo apk add util-linux-misc",
-    ]),
-  ]);
+  if (isRoot()) {
+    return fail(
+      "as root without a writable cgroup with the pids controller the sandbox refuses to run " +
+        "(prlimit's RLIMIT_NPROC does not bind root)",
+      [
+        "run toolrt as a user other than root, or in a cgroup whose pids controller it may write " +
+        "(a container: --cgroupns=private with the cgroup mounted writable; systemd: a delegated " +
+        "subtree, systemd-run --scope -p Delegate=yes)",
+      ],
+    );
+  }
+  if (prlimit) {
+    return result("cgroups", name, true, "ok", "no writable cgroup; prlimit caps processes and memory");
+  }
+  return fail("no writable cgroup and no prlimit (util-linux): the sandbox refuses to run", PRLIMIT_FIX);
 }
+
+const PRLIMIT_FIX = [
+  "apt: sudo apt-get install -y util-linux",
+  "dnf: sudo dnf install -y util-linux",
+  "apk: sudo apk add util-linux-misc",
+];
 
 function program(id: "rg" | "strace", name: string, why: string): CheckResult {
   const path = Bun.which(id);
