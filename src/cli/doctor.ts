@@ -38,11 +38,11 @@ function humanLines(results: CheckResult[], color: boolean): string[] {
   const lines: string[] = [];
   for (const r of results) {
     const mark = color ? styleText(COLOR[r.status], MARK[r.status]) : MARK[r.status];
-    const optional = r.required ? "" : " (optional)";
+    const optional = r.required || r.status === "ok" ? "" : " (optional)";
     lines.push(`${mark} ${r.name}${optional}: ${r.detail}`);
     for (const fix of r.status === "ok" ? [] : r.fix) lines.push(`       fix: ${fix}`);
   }
-  const failed = results.filter((r) => r.required && r.status === "fail").length;
-  lines.push(failed === 0 ? "all required checks passed" : `${failed} required check(s) failed`);
+  const failed = results.filter((r) => r.required && r.status !== "ok" && r.status !== "warn").length;
+  lines.push(failed === 0 ? "all required checks passed" : `${failed} required check(s) did not pass`);
   return lines;
 }

@@ -161,6 +161,9 @@ function seccomp(): CheckResult {
 async function sandboxStarts(): Promise<CheckResult> {
   const name = "sandbox starts";
   const availability = detectSandbox({ refresh: true });
+  if (process.platform === "linux" && !Bun.which("bwrap")) {
+    return result("sandbox-start", name, true, "skip", "not tried: bubblewrap is missing (see above)");
+  }
   if (!availability.available) {
     return result("sandbox-start", name, true, "fail", availability.reason, sandboxFix(availability.reason));
   }
@@ -361,7 +364,7 @@ export async function runDoctor(input: DoctorInput): Promise<CheckResult[]> {
   ];
 }
 
-/** 0 when every required check passed, 1 otherwise. */
+/** 0 when every required check passed, 1 otherwise (a required check not tried has not passed). */
 export function doctorExitCode(results: CheckResult[]): number {
-  return results.some((r) => r.required && r.status === "fail") ? 1 : 0;
+  return results.some((r) => r.required && (r.status === "fail" || r.status === "skip")) ? 1 : 0;
 }
