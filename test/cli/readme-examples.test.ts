@@ -114,7 +114,9 @@ function copyRepository(): void {
   const listed = Bun.spawnSync(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
     cwd: ROOT,
   });
-  for (const file of listed.stdout.toString().split("\0").filter(Boolean)) {
+  // node_modules is linked below (a link named node_modules is no directory to .gitignore's `node_modules/`).
+  const files = listed.stdout.toString().split("\0").filter((f) => f && f.split("/")[0] !== "node_modules");
+  for (const file of files) {
     const target = join(repo, file);
     mkdirSync(dirname(target), { recursive: true });
     try {

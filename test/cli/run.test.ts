@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { sandboxFor } from "../helpers/requirements.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxAnswerOf } from "../../src/cli/run.ts";
@@ -49,7 +50,7 @@ describe("toolrt audit", () => {
   });
 });
 
-describe("toolrt run: interruption", () => {
+describe.skipIf(!sandboxFor("the interruption of a sandboxed Bash call"))("toolrt run: interruption", () => {
   test("SIGINT stops a running Bash call; the result is printed and the output so far kept", async () => {
     const { ws, state } = workspace();
     const main = join(import.meta.dir, "../../src/cli/main.ts");
