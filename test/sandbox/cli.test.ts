@@ -66,6 +66,14 @@ describe.skipIf(!usable)("toolrt sandbox with bwrap", () => {
     });
     expect(run.stdout).toBe("[][y]\n");
   });
+  test("a sandbox inside the sandbox is refused with exit 2, saying that sandboxes do not nest", () => {
+    const nested = mkdtempSync(join(ws, "nested-"));
+    const main = join(import.meta.dir, "../../src/cli/main.ts");
+    const inner = [process.execPath, main, "sandbox", "--workspace", nested, "--", "/bin/true"];
+    const run = runCli(["sandbox", "--workspace", nested, "--", ...inner], { cwd: nested });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("sandboxes do not nest");
+  });
 });
 
 describe("the compiled binary's sandbox entry reads plain lines without commander", () => {
