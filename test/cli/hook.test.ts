@@ -96,6 +96,8 @@ test("hook --sandbox on the command line rewrites a Bash call no rule allows", (
   } else {
     // No sandbox on this machine: no decision, nothing rewritten (the host prompts as before), and why.
     expect(answer.hookSpecificOutput).toBeUndefined();
-    expect(answer.systemMessage).toBe(`toolrt: not sandboxed: no sandbox is available here: ${sandbox.reason}`);
+    expect(answer.systemMessage).toBe(
+      `toolrt: not sandboxed: no sandbox is available here: ${sandbox.reason}`,
+    );
   }
 });
