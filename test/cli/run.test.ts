@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { sandboxFor } from "../helpers/requirements.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxAnswerOf } from "../../src/cli/run.ts";
 import { runCli } from "../helpers/cli.ts";
+import { sandboxFor } from "../helpers/requirements.ts";
 import { tempDir } from "../helpers/session-context.ts";
 
 function workspace() {
