@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runCli } from "../helpers/cli.ts";
 
 function place() {
@@ -87,13 +88,19 @@ test("hook --sandbox on the command line rewrites a Bash call no rule allows", (
   });
   const run = runCli(["hook", "--sandbox"], { cwd, env, stdin });
   expect(run.code).toBe(0);
-  const out = JSON.parse(run.stdout).hookSpecificOutput;
-  if (out.permissionDecision === "allow") {
+  const answer = JSON.parse(run.stdout);
+  const sandbox = detectSandbox();
+  if (sandbox.available) {
+    const out = answer.hookSpecificOutput;
+    expect(out.permissionDecision).toBe("allow");
     expect(out.updatedInput.description).toBe("tests");
     expect(out.updatedInput.command).toContain(" sandbox --workspace=");
     expect(out.updatedInput.command).toEndWith(" -- bash --noprofile --norc -c 'npm test'");
   } else {
-    // No sandbox on this machine: nothing is rewritten, the host prompts as before.
-    expect(run.stdout.trim()).toBe("");
+    // No sandbox on this machine: no decision, nothing rewritten (the host prompts as before), and why.
+    expect(answer.hookSpecificOutput).toBeUndefined();
+    expect(answer.systemMessage).toBe(
+      `toolrt: not sandboxed: no sandbox is available here: ${sandbox.reason}`,
+    );
   }
 });

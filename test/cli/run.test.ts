@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxAnswerOf } from "../../src/cli/run.ts";
 import { runCli } from "../helpers/cli.ts";
+import { sandboxFor } from "../helpers/requirements.ts";
 import { tempDir } from "../helpers/session-context.ts";
 
 function workspace() {
@@ -49,7 +50,7 @@ describe("toolrt audit", () => {
   });
 });
 
-describe("toolrt run: interruption", () => {
+describe.skipIf(!sandboxFor("the interruption of a sandboxed Bash call"))("toolrt run: interruption", () => {
   test("SIGINT stops a running Bash call; the result is printed and the output so far kept", async () => {
     const { ws, state } = workspace();
     const main = join(import.meta.dir, "../../src/cli/main.ts");
