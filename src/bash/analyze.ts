@@ -11,7 +11,7 @@ import type { Parser } from "web-tree-sitter";
 import { findCatastrophes, isCriticalTarget } from "./catastrophic.ts";
 import { runChecks } from "./checks.ts";
 import { joinContinuations } from "./continuation.ts";
-import { placeCommands } from "./cwd.ts";
+import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
 import { inlineCode, shellPayloads } from "./inline-code.ts";
 import { printedSecrets } from "./secret-output.ts";
@@ -23,7 +23,15 @@ import type { Access } from "./paths.ts";
 import { commandPrefix, suggestRules } from "./prefix.ts";
 import { judge, programFromStdin } from "./rules.ts";
 import { conservativeSplit, plainWords } from "./tokenize.ts";
-import type { BashAnalysis, CheckHit, ParseOutcome, Redirect, SimpleCommand } from "./types.ts";
+import { resolveGit } from "./git.ts";
+import type {
+  BashAnalysis,
+  CheckHit,
+  ParseOutcome,
+  Redirect,
+  RepositoryUse,
+  SimpleCommand,
+} from "./types.ts";
 import { quoteViews } from "./views.ts";
 import { unknownVariable, walkTree } from "./walker.ts";
 import { destructiveWarnings } from "./warnings.ts";
@@ -101,10 +109,28 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
         ...(p.glob ? { glob: true } : {}),
       }))
     ),
+    ...repositoriesOf(judged),
     catastrophic: inner.catastrophic,
     workLoss: judged.flatMap((j) => j.workLoss ?? []),
     askReasons,
   };
+}
+
+/** The repository each git command uses, seen from every directory it may run in. */
+function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
+  const uses = judged.filter((j) => j.name === "git").flatMap((j): RepositoryUse[] => {
+    const call = resolveGit(j.args);
+    const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
+    const from = (path: string) => inDirs(path, where);
+    if (call.gitDir !== undefined) {
+      const gitDir = call.start === "." || /^[/~]/.test(call.gitDir)
+        ? call.gitDir
+        : `${call.start}/${call.gitDir}`;
+      return from(gitDir).map((dir) => ({ command: j.name, dir, gitDir: true }));
+    }
+    return from(call.start).map((dir) => ({ command: j.name, dir }));
+  });
+  return uses.length > 0 ? { repositories: uses } : {};
 }
 
 /**

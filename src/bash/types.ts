@@ -67,6 +67,18 @@ export interface PathAccess {
   glob?: boolean;
 }
 
+/**
+ * Where a git command finds its repository: git reads that repository's own configuration, which
+ * can name programs (core.fsmonitor, aliases, pagers). Policy checks the file system for it.
+ */
+export interface RepositoryUse {
+  command: string;
+  /** The directory git starts its search in, as a path like those in `paths`. */
+  dir: string;
+  /** True when `dir` is the repository itself (`--git-dir`), not a place to search from. */
+  gitDir?: boolean;
+}
+
 export interface BashAnalysis {
   command: string;
   parse: ParseOutcome;
@@ -78,6 +90,8 @@ export interface BashAnalysis {
   prefix: string | null;
   suggestions: string[];
   paths: PathAccess[];
+  /** The repositories git commands use (see `RepositoryUse`); absent when there are none. */
+  repositories?: RepositoryUse[];
   /** Commands the default policy denies outright; empty for nearly every command. */
   catastrophic: Catastrophe[];
   /** Git commands that throw away uncommitted or unpushed work; empty for nearly every command. */

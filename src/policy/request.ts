@@ -16,6 +16,8 @@ import {
   resolvePath,
 } from "../tool/paths.ts";
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
+import { untrustedRepository } from "./git-repository.ts";
+import { hasPattern } from "../tool/shell-pattern.ts";
 
 export interface CallDescription {
   tool: string;
@@ -70,6 +72,21 @@ export function buildRequest(
         : { ...access, path: one.path };
     });
   });
+  const realRoots = roots.map((r) => r.real);
+  const repositories = (call.bash?.repositories ?? []).flatMap((use): PathAccess[] => {
+    const resolved = resolvePath(use.dir, { cwd, home, shell });
+    if (resolved.unresolved) {
+      return [{ path: resolved.path, access: "read", command: use.command, unresolved: resolved.unresolved }];
+    }
+    const starts = hasPattern(resolved.raw) ? patternFiles(resolved) : [resolved];
+    return starts.flatMap((one): PathAccess[] => {
+      const why = one.unresolved ??
+        untrustedRepository(realpath(one.raw) ?? one.path, realRoots, use.gitDir);
+      return why === undefined
+        ? []
+        : [{ path: one.path, access: "read", command: use.command, untrusted: why }];
+    });
+  });
   return {
     tool: call.tool,
     input: call.input,
@@ -78,7 +95,7 @@ export function buildRequest(
     mode: call.mode ?? "default",
     agent: call.agent ?? { depth: 0 },
     readOnly: call.tool === "Bash" ? call.bash?.readOnly ?? false : readOnly,
-    paths,
+    paths: [...paths, ...repositories],
     ...(facts.permission && facts.permission.behavior !== "passthrough"
       ? { permission: facts.permission }
       : {}),
