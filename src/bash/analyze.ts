@@ -24,6 +24,7 @@ import { commandPrefix, suggestRules } from "./prefix.ts";
 import { judge, programFromStdin } from "./rules.ts";
 import { conservativeSplit, plainWords } from "./tokenize.ts";
 import { resolveGit } from "./git.ts";
+import { type TreeRead, treeRead } from "./recursion.ts";
 import type {
   BashAnalysis,
   CheckHit,
@@ -107,6 +108,7 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
         path: p.path,
         access: p.access,
         ...(p.glob ? { glob: true } : {}),
+        ...(p.tree ? { tree: p.tree } : {}),
       }))
     ),
     ...repositoriesOf(judged),
@@ -282,7 +284,11 @@ function judgeInvocation(
   const args = inv.words.slice(1).map((w) => w.text);
   const redirectPaths = redirectAccess(redirects);
   const globs = new Set(inv.words.filter((w) => w.glob).map((w) => w.text));
-  const operandPaths = verdict.paths.map((p) => (globs.has(p.path) ? { ...p, glob: true } : p));
+  const tree = treeRead(name, verdict.options ?? []);
+  const operandPaths = withTree(
+    verdict.paths.map((p) => (globs.has(p.path) ? { ...p, glob: true } : p)),
+    tree,
+  );
   const paths: Access[] = [...operandPaths, ...redirectPaths];
   const hasUnsafeEnv = Object.keys(inv.env).some((key) => !SAFE_ENV_VARS.has(key));
   // A spec judges the words it knows bash evaluates; other builtins are judged here.
@@ -330,6 +336,15 @@ function judgeInvocation(
     command.workLoss = workLoss.map((w) => w.id);
   }
   return judged;
+}
+
+/** A tree walker reads every directory it is given, and `.` when it is given none. */
+function withTree(paths: Access[], tree: TreeRead | undefined): Access[] {
+  if (!tree) return paths;
+  const reads = paths.some((p) => p.access === "read");
+  return [...paths, ...(reads ? [] : [{ path: ".", access: "read" as const }])].map((p) =>
+    p.access === "read" ? { ...p, tree } : p
+  );
 }
 
 /** Why words of this command that bash evaluates (`test -v 'a[$(id)]'`) may run code. */

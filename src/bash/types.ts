@@ -1,4 +1,5 @@
 /** What the Bash analyzer tells the rest of toolrt. Field names follow `toolrt analyze --json`. */
+import type { TreeRead } from "./recursion.ts";
 
 export type ParseOutcome = "simple" | "too-complex" | "parse-unavailable";
 
@@ -65,6 +66,8 @@ export interface PathAccess {
   access: "read" | "write";
   /** An unquoted pattern: policy judges it by the files it matches when the command is checked. */
   glob?: boolean;
+  /** The command reads the whole tree below this directory: policy judges what is in it. */
+  tree?: TreeRead;
 }
 
 /**
