@@ -190,7 +190,7 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
     // Deleting a remote branch (`--delete`, `:branch`) throws its history away as surely.
     loses: (g) =>
       g.subcommands[0] === "push" &&
-      (g.has("--force", "--mirror", "--delete", "--prune") ||
+      (g.has("--force", "--mirror", "--delete") ||
         g.operands.some((o, i) => o.text.startsWith("+") || (i > 0 && /^:./.test(o.text)))),
     examples: {
       found: [
@@ -207,7 +207,6 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git push -d origin main",
         "git push --delete origin main",
         "git push --del origin main",
-        "git push --prune origin",
       ],
       spared: [
         "git push origin main",
