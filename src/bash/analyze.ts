@@ -25,6 +25,7 @@ import { judge, programFromStdin } from "./rules.ts";
 import { conservativeSplit, plainWords } from "./tokenize.ts";
 import { resolveGit } from "./git.ts";
 import { type TreeRead, treeRead } from "./recursion.ts";
+import { TOOLCHAIN_PROGRAMS } from "./toolchains.ts";
 import type {
   BashAnalysis,
   CheckHit,
@@ -112,10 +113,19 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
       }))
     ),
     ...repositoriesOf(judged),
+    ...toolchainsOf(judged),
     catastrophic: inner.catastrophic,
     workLoss: judged.flatMap((j) => j.workLoss ?? []),
     askReasons,
   };
+}
+
+/** Every directory a command runs in whose program a toolchain file there may pick. */
+function toolchainsOf(judged: Judged[]): { toolchains?: { command: string; dir: string }[] } {
+  const uses = judged.filter((j) => TOOLCHAIN_PROGRAMS.has(j.name)).flatMap((j) =>
+    (j.dirs ?? ["."]).map((dir) => ({ command: j.name, dir }))
+  );
+  return uses.length > 0 ? { toolchains: uses } : {};
 }
 
 /** The repository each git command uses, seen from every directory it may run in. */

@@ -95,6 +95,11 @@ export interface BashAnalysis {
   paths: PathAccess[];
   /** The repositories git commands use (see `RepositoryUse`); absent when there are none. */
   repositories?: RepositoryUse[];
+  /**
+   * Where commands run whose program a file in the directory or above picks (`cargo` and
+   * `rust-toolchain.toml`, see `toolchains.ts`); absent when there are none.
+   */
+  toolchains?: { command: string; dir: string }[];
   /** Commands the default policy denies outright; empty for nearly every command. */
   catastrophic: Catastrophe[];
   /** Git commands that throw away uncommitted or unpushed work; empty for nearly every command. */

@@ -206,7 +206,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     }
     result.sandbox.notAutoAllowed = contained.why;
   }
-  if (outside?.untrusted) return ask(`${outside.untrusted} (${outside.path})`);
+  if (outside?.untrusted) return ask(outside.untrusted);
   if (outside) {
     const verb = outside.access === "read" ? "read" : "write";
     const where = outside.unresolved

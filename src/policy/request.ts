@@ -17,6 +17,8 @@ import {
 } from "../tool/paths.ts";
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
 import { untrustedRepository } from "./git-repository.ts";
+import { pickingFile } from "./toolchain-file.ts";
+import { toolchainFiles } from "../bash/toolchains.ts";
 import { MAX_TREE_ENTRIES, walkTree } from "./tree-walk.ts";
 import type { TreeRead } from "../bash/recursion.ts";
 import { hasPattern } from "../tool/shell-pattern.ts";
@@ -90,6 +92,17 @@ export function buildRequest(
         : [{ path: one.path, access: "read", command: use.command, untrusted: why }];
     });
   });
+  const toolchains = (call.bash?.toolchains ?? []).flatMap((use): PathAccess[] => {
+    const resolved = resolvePath(use.dir, { cwd, home, shell });
+    if (resolved.unresolved) return [];
+    const file = pickingFile(realpath(resolved.raw) ?? resolved.path, realRoots, toolchainFiles(use.command));
+    return file === undefined ? [] : [{
+      path: file,
+      access: "read",
+      command: use.command,
+      untrusted: `${use.command} runs the toolchain ${file} picks, which may be any program`,
+    }];
+  });
   return {
     tool: call.tool,
     input: call.input,
@@ -98,7 +111,7 @@ export function buildRequest(
     mode: call.mode ?? "default",
     agent: call.agent ?? { depth: 0 },
     readOnly: call.tool === "Bash" ? call.bash?.readOnly ?? false : readOnly,
-    paths: [...paths, ...repositories],
+    paths: [...paths, ...repositories, ...toolchains],
     ...(facts.permission && facts.permission.behavior !== "passthrough"
       ? { permission: facts.permission }
       : {}),
