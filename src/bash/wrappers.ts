@@ -3,7 +3,7 @@
  * rules see the real command; executing wrappers (`sudo`, `bash -c`, `xargs -0`, `find -exec`) are
  * opened and the command inside is judged as a command of its own.
  */
-import type { RawCommand, Word } from "./command.ts";
+import { plainWord, type RawCommand, type Word } from "./command.ts";
 import { literalOutput } from "./printers.ts";
 
 /**
@@ -90,6 +90,18 @@ export function basename(word: string): string {
   return STANDARD_BIN.test(word) ? word.slice(word.lastIndexOf("/") + 1) : word;
 }
 
+/** git's own program directory (`git --exec-path`): `git-push` there is `git push`, `git` is git. */
+const GIT_CORE =
+  /^\/(?:usr\/(?:local\/)?|opt\/homebrew\/(?:opt\/git\/)?)?lib(?:exec)?\/git-core\/git(?:-([a-z][a-z0-9-]*))?$/;
+
+/** `/usr/lib/git-core/git-push origin` as git reads it: `git push origin`, for rules and the guard. */
+function asGit(words: Word[]): Word[] {
+  const core = GIT_CORE.exec(words[0]?.text ?? "");
+  if (!core) return words;
+  const git = { ...words[0]!, text: "git" };
+  return core[1] === undefined ? [git, ...words.slice(1)] : [git, plainWord(core[1]), ...words.slice(1)];
+}
+
 /**
  * Splits a command into what runs: itself (wrappers stripped) plus commands and scripts inside it.
  * `stdin` is what the command reads on standard input when that is known (`xargs` appends it).
@@ -123,6 +135,7 @@ function open(inv: Invocation, out: Out, depth: number): void {
     out.invocations.push(inv);
     return;
   }
+  inv = { ...inv, words: asGit(inv.words) };
   const texts = inv.words.map((w) => w.text);
   const name = basename(texts[0] ?? "");
   const strip = (count: number, extra: Partial<Invocation> = {}) =>
