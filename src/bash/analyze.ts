@@ -204,6 +204,9 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
       const j = judgeInvocation(inv, i === 0 ? raw.redirects : []);
       const unknown = unknownWord(j);
       if (unknown) complex.push(unknownVariable(unknown));
+      if (bindsCommandName(j)) {
+        complex.push("hash -p binds a command name to a program (it can shadow a command)");
+      }
       judged.push(j);
       scripts.push(...payloadScripts(j));
     });
@@ -346,6 +349,11 @@ function judgeInvocation(
     command.workLoss = workLoss.map((w) => w.id);
   }
   return judged;
+}
+
+/** `hash -p /usr/bin/curl c` makes a later `c x` run curl: as a function definition would. */
+function bindsCommandName(j: Judged): boolean {
+  return j.name === "hash" && j.args.some((a) => /^-[a-z]*p/.test(a));
 }
 
 /** A tree walker reads every directory it is given, and `.` when it is given none. */
