@@ -236,9 +236,46 @@ export function cgroupLauncher(joinFiles: string[]): string[] {
   return ["/bin/sh", "-c", script, "toolrt-sandbox-cgroup", String(joinFiles.length), ...joinFiles];
 }
 
-/** `prlimit` run inside the sandbox, for callers without a writable cgroup. */
-export function prlimitPrefix(prlimitPath: string, limits: SandboxLimits, capProcesses: boolean): string[] {
-  const caps = [`--data=${limits.maxMemoryBytes}`];
-  if (capProcesses) caps.unshift(`--nproc=${limits.maxProcesses}`);
-  return [prlimitPath, ...caps, "--"];
+/**
+ * `prlimit` run inside the sandbox for the caps no cgroup gives (`covered`), and for CPU time, which
+ * has no cgroup counterpart (cpu.max is a rate); empty when there is nothing to set.
+ */
+export function prlimitPrefix(
+  prlimitPath: string,
+  limits: SandboxLimits,
+  covered: { processes: boolean; memory: boolean },
+): string[] {
+  const caps: string[] = [];
+  if (!covered.processes) caps.push(`--nproc=${limits.maxProcesses}`);
+  if (!covered.memory) caps.push(`--data=${limits.maxMemoryBytes}`);
+  if (limits.maxCpuSeconds !== null) caps.push(`--cpu=${limits.maxCpuSeconds}`);
+  return caps.length > 0 ? [prlimitPath, ...caps, "--"] : [];
+}
+
+/**
+ * The wall-time limit: SIGKILL to bwrap (the spawned process, or what the cgroup launcher exec'd
+ * into) after `seconds`; its pid-1 child dies with it (`--die-with-parent`) and takes every process
+ * of the sandbox's pid namespace along. Host-side, so nothing inside can stop it. Returns the cancel.
+ */
+export function killAfter(pid: number, seconds: number): () => void {
+  const timer = setTimeout(() => {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }, seconds * 1000);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
+
+const SIZE = /^(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?$/i;
+
+/** `512M`, `2G`, `1.5GiB`, `4096` (powers of 1024) to bytes; null when not a size. Pure. */
+export function parseSize(text: string): number | null {
+  const match = SIZE.exec(text.trim());
+  if (!match) return null;
+  const power = "KMGT".indexOf(match[2]!.toUpperCase()) + 1;
+  const bytes = Math.floor(Number(match[1]) * 1024 ** power);
+  return bytes > 0 ? bytes : null;
 }

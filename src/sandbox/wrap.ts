@@ -3,18 +3,19 @@
  * (scan, placeholders, cgroup, seccomp file, proxy) and returns the argv, environment and extra
  * descriptors, plus `cleanup`. The builders it calls (mount plan, bwrap args, SBPL) are pure.
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
 import { detectSandbox, type SandboxAvailability } from "./detect.ts";
 import { scrubEnv } from "./env.ts";
-import { type Cgroup, cgroupLauncher, createCgroup, prlimitPrefix } from "./limits.ts";
+import { type Cgroup, cgroupLauncher, createCgroup, killAfter, prlimitPrefix } from "./limits.ts";
 import { type MountPlan, planMounts } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
 import { PlaceholderRegistry } from "./placeholders.ts";
 import type { SandboxProfile } from "./profile.ts";
+import { sandboxUser, setprivPrefix } from "./run-as.ts";
 import { ScanLimitError, scanWritableRoots } from "./scan.ts";
 import { killGroup, seatbeltCommand } from "./seatbelt.ts";
 import { seccompProgram } from "./seccomp.ts";
@@ -201,19 +202,33 @@ function linuxCommand(
   }
   timingMark("wrap:cgroup");
   const isRoot = process.getuid?.() === 0;
-  const needsRlimit = !cgroup || !cgroup.capsMemory;
   if (!cgroup && isRoot) {
     throw new SandboxRefusedError([
       "no process cap: running as root without a writable pids cgroup (RLIMIT_NPROC does not bind root)",
     ]);
   }
-  if (needsRlimit && !availability.prlimitPath) {
+  const rlimits = prlimitPrefix(availability.prlimitPath ?? "prlimit", profile.limits, {
+    processes: cgroup !== null,
+    memory: cgroup?.capsMemory === true,
+  });
+  if (rlimits.length > 0 && !availability.prlimitPath) {
     throw new SandboxRefusedError([
-      "no process or memory cap: no writable cgroup and no prlimit(1) (util-linux)",
+      `no prlimit(1) (util-linux) to set ${rlimits.slice(1, -1).join(" ")}: no writable cgroup covers them`,
     ]);
   }
+  const user = sandboxUser(profile);
+  if (user && !availability.setprivPath) {
+    throw new SandboxRefusedError([
+      `toolrt runs as root and the command should run as the workspace owner (uid ${user.uid}), but ` +
+      "setpriv(1) (util-linux) is missing: install it, or set the sandbox's runAsRoot",
+    ]);
+  }
+  if (user) {
+    chmodSync(runDir, 0o711); // bwrap, as that user, reaches the bind sources in it
+    base.env.HOME = user.home ?? tempDir;
+  }
   const inner = [
-    ...(needsRlimit ? prlimitPrefix(availability.prlimitPath!, profile.limits, !cgroup) : []),
+    ...rlimits,
     ...(base.network ? base.network.bridgeCommand(4) : []),
     ...argv,
   ];
@@ -223,10 +238,16 @@ function linuxCommand(
     emptyFile,
     emptyDir,
     seccompFd: 3,
+    privateTmp: { path: tempDir, sizeBytes: profile.limits.maxTmpBytes },
   });
   return {
     ...base,
-    argv: [...(cgroup ? cgroupLauncher(cgroup.joinFiles) : []), ...outer, ...inner],
+    argv: [
+      ...(cgroup ? cgroupLauncher(cgroup.joinFiles) : []),
+      ...(user ? setprivPrefix(availability.setprivPath!, user) : []),
+      ...outer,
+      ...inner,
+    ],
     extraStdio: base.network ? [seccompFd, "pipe"] : [seccompFd],
     plan,
     processCap: cgroup ? "cgroup" : "rlimit",
@@ -234,6 +255,8 @@ function linuxCommand(
     attach: (spawned) => {
       const channel = spawned.stdio[4];
       if (base.network && typeof channel === "number") base.network.attachChannel(channel);
+      const seconds = profile.limits.maxWallSeconds;
+      if (seconds !== null && spawned.pid) cleanups.push(killAfter(spawned.pid, seconds));
     },
   };
 }

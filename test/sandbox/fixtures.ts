@@ -13,6 +13,7 @@ export function testProfile(workspace: string, over: Partial<SandboxProfile> = {
     allowLocalhost: false,
     unsetEnvPatterns: [],
     limits: DEFAULT_LIMITS,
+    runAsRoot: false,
     problems: [],
     ...over,
   };

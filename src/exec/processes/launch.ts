@@ -11,6 +11,7 @@ export interface Launch {
 
 /** What a spawned process offers a wrapper: its stdio, extra descriptors as the parent's fds. */
 export interface SpawnedStdio {
+  pid?: number;
   stdio: Array<number | null | undefined>;
 }
 

@@ -1,0 +1,32 @@
+/**
+ * Credential locations a sandboxed command cannot read by default. One source of truth: the default
+ * policy's `secrets-home` rule (policy/default.json), whose `Read(...)` patterns are what the Read
+ * tool asks a person about. Here they become the paths the sandbox masks; `sandbox.allowRead` lets
+ * listed ones through.
+ */
+import defaultPolicy from "../../policy/default.json" with { type: "json" };
+
+const SECRETS_RULE = "secrets-home";
+
+/** `Read(~/.ssh/**)` → `~/.ssh`, `Read(//etc/shadow)` → `/etc/shadow`. Throws on any other shape. */
+export function credentialPathOf(pattern: string): string {
+  const match = /^Read\((~\/[^*]+?|\/\/[^*]+?)(\/\*\*)?\)$/.exec(pattern);
+  if (!match) {
+    throw new Error(`${SECRETS_RULE}: ${pattern} is not Read(~/path), Read(~/dir/**) or Read(//path)`);
+  }
+  return match[1]!.startsWith("//") ? match[1]!.slice(1) : match[1]!;
+}
+
+function secretsRulePatterns(): string[] {
+  const rule = defaultPolicy.rules.find((r) => r.id === SECRETS_RULE);
+  if (!rule) throw new Error(`policy/default.json has no ${SECRETS_RULE} rule`);
+  return Array.isArray(rule.match) ? rule.match : [rule.match];
+}
+
+/** `~/.ssh`, `~/.aws`, ..., `/etc/shadow`: hidden from every sandboxed command unless allowed. */
+export const CREDENTIAL_PATHS: readonly string[] = secretsRulePatterns().map(credentialPathOf);
+
+/** The credential paths minus the ones `allowRead` names (exactly as listed). */
+export function hiddenCredentialPaths(allowRead: readonly string[] = []): string[] {
+  return CREDENTIAL_PATHS.filter((path) => !allowRead.includes(path));
+}
