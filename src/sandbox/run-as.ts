@@ -9,6 +9,7 @@
  * (`credentials.ts`) still hides `/etc/shadow` and the rest there. `runAsRoot: true` keeps root always.
  */
 import { readFileSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { SandboxProfile } from "./profile.ts";
 
 export interface SandboxUser {
@@ -66,4 +67,28 @@ function homeOf(uid: number, host: Host): string | null {
 /** `setpriv` switching real and effective ids, with no supplementary groups (root's would stay). */
 export function setprivPrefix(setprivPath: string, user: SandboxUser): string[] {
   return [setprivPath, `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--"];
+}
+
+/**
+ * Whether `user` can look up `path`: every directory above it searchable for that uid (owner, group
+ * or other bits; no capabilities). A mount below a directory it cannot search protects nothing it
+ * could reach, and bwrap, running as that user, could not make it. A missing directory counts as
+ * searchable (bwrap reports it if it matters).
+ */
+export function searchableBy(
+  user: SandboxUser,
+  path: string,
+  stat: (path: string) => { uid: number; gid: number; mode: number } = statSync,
+): boolean {
+  for (let dir = dirname(path);; dir = dirname(dir)) {
+    let st;
+    try {
+      st = stat(dir);
+    } catch {
+      return true;
+    }
+    const shift = st.uid === user.uid ? 6 : st.gid === user.gid ? 3 : 0;
+    if (((st.mode >> shift) & 1) === 0) return false;
+    if (dir === dirname(dir)) return true;
+  }
 }

@@ -15,7 +15,7 @@ import { type MountPlan, planMounts } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
 import { PlaceholderRegistry } from "./placeholders.ts";
 import type { SandboxProfile } from "./profile.ts";
-import { sandboxUser, setprivPrefix } from "./run-as.ts";
+import { sandboxUser, searchableBy, setprivPrefix } from "./run-as.ts";
 import { ScanLimitError, scanWritableRoots } from "./scan.ts";
 import { killGroup, seatbeltCommand } from "./seatbelt.ts";
 import { seccompProgram } from "./seccomp.ts";
@@ -224,8 +224,17 @@ function linuxCommand(
     ]);
   }
   if (user) {
+    if (!searchableBy(user, join(profile.workspace, "."))) {
+      throw new SandboxRefusedError([
+        `toolrt runs as root and the command should run as the workspace owner (uid ${user.uid}), who ` +
+        `cannot reach ${profile.workspace} (a directory above it is closed to that uid): open it, or ` +
+        "set the sandbox's runAsRoot",
+      ]);
+    }
     chmodSync(runDir, 0o711); // bwrap, as that user, reaches the bind sources in it
     base.env.HOME = user.home ?? tempDir;
+    // Masks and binds where that uid cannot reach are moot, and bwrap, as that uid, could not make them.
+    plan.mounts = plan.mounts.filter((m) => searchableBy(user, m.path));
   }
   const inner = [
     ...rlimits,
