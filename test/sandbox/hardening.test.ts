@@ -9,7 +9,6 @@ import {
   chownSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   realpathSync,
   rmSync,
   statSync,
