@@ -5,9 +5,9 @@
  * RLIMIT_NPROC and RLIMIT_DATA after bwrap made the user namespace, so only the sandbox's own
  * processes count. RLIMIT_NPROC does not bind uid 0, so root without a writable cgroup gets no cap.
  */
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isAlive } from "./alive.ts";
+import { isAlive, pidNamespace } from "./alive.ts";
 import type { SandboxLimits } from "./profile.ts";
 
 export interface CgroupMount {
@@ -124,18 +124,6 @@ const CGROUP_PREFIX = "toolrt-sandbox-";
  */
 const CGROUP_NAME = /^toolrt-sandbox-(\d+)-(\d+)-[0-9a-f]{8}$/;
 const REMOVE_PATIENCE_MS = 2_000;
-
-let ownPidNamespace: string | undefined;
-function pidNamespace(): string {
-  if (ownPidNamespace === undefined) {
-    try {
-      ownPidNamespace = /\d+/.exec(readlinkSync("/proc/self/ns/pid"))?.[0] ?? "0";
-    } catch {
-      ownPidNamespace = "0";
-    }
-  }
-  return ownPidNamespace;
-}
 
 export const cgroupName = () =>
   `${CGROUP_PREFIX}${pidNamespace()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;

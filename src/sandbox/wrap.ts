@@ -3,9 +3,8 @@
  * (scan, placeholders, cgroup, seccomp file, proxy) and returns the argv, environment and extra
  * descriptors, plus `cleanup`. The builders it calls (mount plan, bwrap args, SBPL) are pure.
  */
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, realpathSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
 import { detectSandbox, type SandboxAvailability } from "./detect.ts";
@@ -15,6 +14,7 @@ import { type MountPlan, planMounts } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
 import { PlaceholderRegistry } from "./placeholders.ts";
 import type { SandboxProfile } from "./profile.ts";
+import { makeRunDir } from "./run-dir.ts";
 import { sandboxUser, searchableBy, setprivPrefix } from "./run-as.ts";
 import { ScanLimitError, scanWritableRoots } from "./scan.ts";
 import { killGroup, seatbeltCommand } from "./seatbelt.ts";
@@ -112,7 +112,7 @@ export async function wrapCommand(
     await Promise.all(pending);
   };
   try {
-    const runDir = mkdtempSync(join(tmpdir(), "toolrt-sbx-"));
+    const runDir = makeRunDir();
     cleanups.push(() => rm(runDir, { recursive: true, force: true }));
     const tempDir = join(runDir, "tmp");
     mkdirSync(tempDir, { mode: 0o700 });
