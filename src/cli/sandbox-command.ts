@@ -8,6 +8,7 @@
  * than bwrap's own start-up.
  */
 import { parseArgs } from "node:util";
+import { changedAutorun, describeAutorunChanges, snapshotAutorun } from "../sandbox/autorun.ts";
 import { detectSandbox } from "../sandbox/detect.ts";
 import { exitStatus } from "../sandbox/exit-status.ts";
 import { buildSandboxProfile, type SandboxProfile } from "../sandbox/profile.ts";
@@ -188,6 +189,7 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
   }
   const profile = profileOf(opts, cwd);
   timingMark("cli:profile");
+  const autorunBefore = snapshotAutorun(profile.workspace);
   let wrapped;
   try {
     wrapped = await wrapCommand(profile, argv, { cwd, availability });
@@ -198,6 +200,12 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
   }
   const started = new Date();
   const result = await runWrapped(wrapped);
+  const placeholders = wrapped.plan?.placeholders.map((p) => p.path) ?? [];
+  const after = snapshotAutorun(profile.workspace);
+  const changes = changedAutorun(autorunBefore, after, profile.workspace, placeholders);
+  if (changes.length) {
+    process.stderr.write(`toolrt sandbox: the command ${describeAutorunChanges(changes)}\n`);
+  }
   const denied = await seatbeltDenials(wrapped.logTag, result.exitCode, started);
   if (result.denials.length || denied.length) {
     const { explainSandboxFailure } = await import("../sandbox/explain.ts");

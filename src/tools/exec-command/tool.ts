@@ -59,7 +59,8 @@ export function createExecCommandTool(
       const explanation = data.status === "failed"
         ? launch.explainFailure?.({ output: data.output, exitCode: data.exit_code ?? 1 })
         : undefined;
-      const notes = [...(launch.notices ?? []), ...(explanation ? [explanation] : [])];
+      const later = data.status === "running" ? [] : launch.afterRun?.() ?? [];
+      const notes = [...(launch.notices ?? []), ...later, ...(explanation ? [explanation] : [])];
       return {
         data: notes.length ? { ...data, note: notes.join("\n") } : data,
         isError: isErrorStatus(data.status),

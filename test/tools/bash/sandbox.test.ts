@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  type AutorunRun,
   sandboxedLaunch,
   type SandboxedLauncher,
   type UnsandboxedRun,
@@ -44,10 +45,12 @@ function tools(setup: Setup = {}) {
   ctx = testContext();
   mkdirSync(join(ctx.cwd, ".git", "hooks"), { recursive: true });
   const unsandboxed: UnsandboxedRun[] = [];
+  const autorun: AutorunRun[] = [];
   const wrapLaunch = sandboxedLaunch({
     policy: { ...DEFAULT_SANDBOX_POLICY, ...setup.policy },
     workspace: ctx.cwd,
     onUnsandboxed: (run) => unsandboxed.push(run),
+    onAutorunChanged: (run) => autorun.push(run),
     ...(setup.availability ? { availability: setup.availability } : {}),
   });
   launchers.push(wrapLaunch);
@@ -55,6 +58,7 @@ function tools(setup: Setup = {}) {
   return {
     wrapLaunch,
     unsandboxed,
+    autorun,
     exec: createExecCommandTool({ wrapLaunch, killGraceMs: 200 }),
     bash: async (input: BashInput) => {
       const result = await bash.call(input, ctx, () => {});
@@ -85,6 +89,20 @@ describe.skipIf(!usable)("Bash in the sandbox", () => {
     expect(data.sandboxExplanation).toContain(`writing ${target} was blocked`);
     expect(text).toContain(`allow writing ${target} (sandbox allowWrite`);
     expect(unsandboxed).toEqual([]);
+  });
+
+  test("a changed file that runs later is named in the result and told to the audit", async () => {
+    const { bash, autorun } = tools();
+    const command = `echo '{"scripts":{"postinstall":"echo pwned"}}' > package.json; echo x >> Makefile`;
+    const { data, text } = await bash({ command });
+    const said = "changed files that run later, outside the sandbox: Makefile (created; run by make); " +
+      'package.json "scripts" (created; run by npm';
+    expect(data.notices?.join("\n")).toContain(said);
+    expect(text).toContain(said);
+    expect(autorun).toEqual([{ command, cwd: ctx.cwd, detail: expect.stringContaining(said) }]);
+    // Nothing of the kind changed: nothing said.
+    expect((await bash({ command: "echo y > notes.txt" })).data.notices).toBeUndefined();
+    expect(autorun.length).toBe(1);
   });
 
   test(".git/hooks stays read-only, and the result says it is protected", async () => {
