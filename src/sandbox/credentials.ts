@@ -5,6 +5,7 @@
  * listed ones through.
  */
 import defaultPolicy from "../../policy/default.json" with { type: "json" };
+import { expandPath } from "./paths.ts";
 
 const SECRETS_RULE = "secrets-home";
 
@@ -26,7 +27,15 @@ function secretsRulePatterns(): string[] {
 /** `~/.ssh`, `~/.aws`, ..., `/etc/shadow`: hidden from every sandboxed command unless allowed. */
 export const CREDENTIAL_PATHS: readonly string[] = secretsRulePatterns().map(credentialPathOf);
 
-/** The credential paths minus the ones `allowRead` names (exactly as listed). */
-export function hiddenCredentialPaths(allowRead: readonly string[] = []): string[] {
-  return CREDENTIAL_PATHS.filter((path) => !allowRead.includes(path));
+const expand = (path: string, home: string) => expandPath(path, { home, base: "/" });
+
+/** Whether `path` (`~/.npmrc`, or `/home/u/.npmrc` as a shell expands it) is one of the list. */
+export function isCredentialPath(path: string, home: string): boolean {
+  return CREDENTIAL_PATHS.some((p) => expand(p, home) === expand(path, home));
+}
+
+/** The credential paths minus the ones `allowRead` names. */
+export function hiddenCredentialPaths(allowRead: readonly string[], home: string): string[] {
+  const allowed = new Set(allowRead.map((p) => expand(p, home)));
+  return CREDENTIAL_PATHS.filter((p) => !allowed.has(expand(p, home)));
 }

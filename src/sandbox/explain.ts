@@ -22,6 +22,7 @@ const WRITE_DENIED = /Read-only file system|EROFS|Device or resource busy|ENOENT
 const ACCESS_DENIED = /Permission denied|Operation not permitted|EACCES|EPERM/;
 const NETWORK_DOWN =
   /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH/i;
+const NO_SPACE = /No space left on device|ENOSPC/;
 const FORK_LIMIT = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|EAGAIN.*fork/i;
 
 /**
@@ -139,8 +140,41 @@ export function explainSandboxFailure(failure: FailureInfo, profile: SandboxProf
       );
     }
   }
+  findings.push(...limitFindings(failure, profile));
   if (findings.length === 0) return null;
   return ["The sandbox blocked part of this command:", ...[...new Set(findings)].map((f) => `- ${f}`)].join(
     "\n",
   );
+}
+
+const gib = (bytes: number) => `${Math.round((bytes / 1024 ** 3) * 100) / 100} GiB`;
+
+/** A kill or a full $TMPDIR that a limit of the sandbox may have caused (`sandbox.limits`). */
+function limitFindings(failure: FailureInfo, profile: SandboxProfile): string[] {
+  const { limits } = profile;
+  const found: string[] = [];
+  if (failure.exitCode === 137) {
+    const wall = limits.maxWallSeconds === null
+      ? ""
+      : ` or its wall-time limit of ${limits.maxWallSeconds} s`;
+    found.push(
+      `the command was killed (SIGKILL), possibly by the sandbox's memory limit of ${
+        gib(limits.maxMemoryBytes)
+      }` +
+        `${wall}. If the task needs more, ask for a higher limit (sandbox.limits).`,
+    );
+  }
+  if (failure.exitCode === 152 && limits.maxCpuSeconds !== null) {
+    found.push(
+      `the command used up the sandbox's CPU time of ${limits.maxCpuSeconds} s per process ` +
+        "(sandbox.limits.cpuSeconds).",
+    );
+  }
+  if (NO_SPACE.test(failure.output)) {
+    found.push(
+      `if it was writing to $TMPDIR: the sandbox's private temp dir holds ${gib(limits.maxTmpBytes)} ` +
+        "(sandbox.limits.tmpSize).",
+    );
+  }
+  return found;
 }

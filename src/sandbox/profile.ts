@@ -103,7 +103,10 @@ export function buildSandboxProfile(
     workspace: root,
     writableRoots,
     denyRead: unique(
-      resolveAll([...settings.denyRead ?? [], ...hiddenCredentialPaths(settings.allowRead)], "denyRead"),
+      resolveAll(
+        [...settings.denyRead ?? [], ...hiddenCredentialPaths(settings.allowRead ?? [], home)],
+        "denyRead",
+      ),
     ),
     denyWrite: unique(resolveAll(settings.denyWrite, "denyWrite")),
     protectedEntries: MANDATORY_PROTECTED,
