@@ -33,6 +33,8 @@ if (!usable) {
 const isRoot = process.getuid?.() === 0;
 if (usable && !isRoot) console.warn("skipping the run-as-root cases: toolrt does not run as root here");
 
+/** Runs that burn a CPU second or allocate 200 MB take long on a loaded machine; no timing is asserted. */
+const SLOW = 60_000;
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-harden-")));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const home = join(dir, "home");
@@ -107,19 +109,19 @@ describe.skipIf(!usable)("each limit, exceeded by a harmless command", () => {
     expect(capped.stdout).not.toContain("all-forked");
     expect(capped.stderr).toMatch(/Cannot fork|Resource temporarily unavailable/);
     expect((await run(script)).stdout).toContain("all-forked");
-  });
+  }, SLOW);
   test("memory: a 200 MB string does not fit in 64 MB", async () => {
     const script = `perl -e '$x = "a" x (200*1024*1024); print length $x'`;
     const capped = await run(script, { limits: { maxMemoryBytes: 64 * 1024 ** 2 } });
     expect(capped.exitCode).not.toBe(0);
     expect(capped.stdout).toBe("");
     expect((await run(script)).stdout).toBe(String(200 * 1024 ** 2));
-  });
+  }, SLOW);
   test("CPU time: a busy loop is stopped after its CPU second", async () => {
     const r = await run(`perl -e '1 while 1'`, { limits: { maxCpuSeconds: 1 } });
     // SIGXCPU at the soft limit (128+24), or SIGKILL at the hard one.
     expect([152, 137]).toContain(r.exitCode);
-  });
+  }, SLOW);
   test("wall time: the command and what it left in the background are killed", async () => {
     rmSync(join(ws, "late"), { force: true });
     const r = await run("(sleep 2; touch late) & sleep 30; echo finished", { limits: { maxWallSeconds: 1 } });
@@ -127,13 +129,13 @@ describe.skipIf(!usable)("each limit, exceeded by a harmless command", () => {
     expect(r.stdout).not.toContain("finished");
     await Bun.sleep(2500);
     expect(() => statSync(join(ws, "late"))).toThrow();
-  });
+  }, SLOW);
   test("private temp dir: writing past its size fails with ENOSPC, below it works", async () => {
     const limits = { maxTmpBytes: 1024 * 1024 };
     const over = await run(`head -c 2000000 /dev/zero > "$TMPDIR/f"`, { limits });
     expect(over.stderr).toContain("No space left on device");
     expect((await run(`head -c 500000 /dev/zero > "$TMPDIR/f" && echo ok`, { limits })).stdout).toBe("ok\n");
-  });
+  }, SLOW);
 });
 
 describe.skipIf(!usable || !isRoot)("toolrt as root", () => {

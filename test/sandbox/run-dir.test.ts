@@ -1,6 +1,15 @@
 /** Run directories of killed toolrt processes are removed at the next start; live ones never. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pidNamespace } from "../../src/sandbox/alive.ts";
@@ -17,41 +26,54 @@ function deadPid(): number {
 }
 
 describe("stale run directories", () => {
-  test("a run directory is named after this process, and the first one in a parent sweeps it", () => {
-    const parent = join(root, "first");
-    mkdirSync(parent);
-    const stale = join(parent, `toolrt-sbx-${pidNamespace()}-${deadPid()}-AbC123`);
+  const uid = process.getuid?.() ?? 0;
+  test("a run directory is named after this process, and the first one in a base sweeps it", () => {
+    const base = join(root, "first");
+    const runs = join(base, `toolrt-sbx-${uid}`);
+    mkdirSync(runs, { recursive: true, mode: 0o711 });
+    const stale = join(runs, `${pidNamespace()}-${deadPid()}-AbC123`);
     mkdirSync(join(stale, "tmp"), { recursive: true });
     writeFileSync(join(stale, "tmp", "big"), "x".repeat(1000));
-    const dir = makeRunDir(parent);
-    expect(dir).toStartWith(join(parent, `toolrt-sbx-${pidNamespace()}-${process.pid}-`));
-    expect(readdirSync(parent)).toEqual([dir.slice(parent.length + 1)]);
+    const dir = makeRunDir(base);
+    expect(dir).toStartWith(join(runs, `${pidNamespace()}-${process.pid}-`));
+    expect(readdirSync(runs)).toEqual([dir.slice(runs.length + 1)]);
   });
 
   test("only dead owners of this pid namespace lose theirs: live runs, other namespaces and other names stay", () => {
-    const parent = join(root, "mixed");
-    mkdirSync(parent);
+    const runs = join(root, "mixed");
+    mkdirSync(runs);
     const ns = pidNamespace();
     const live = Bun.spawn(["sleep", "30"]);
     const names = {
-      dead: `toolrt-sbx-${ns}-${deadPid()}-aaaaaa`,
-      live: `toolrt-sbx-${ns}-${live.pid}-bbbbbb`,
-      self: `toolrt-sbx-${ns}-${process.pid}-cccccc`,
-      otherNamespace: `toolrt-sbx-1-${deadPid()}-dddddd`,
-      oldFormat: "toolrt-sbx-eeeeee",
+      dead: `${ns}-${deadPid()}-aaaaaa`,
+      live: `${ns}-${live.pid}-bbbbbb`,
+      self: `${ns}-${process.pid}-cccccc`,
+      otherNamespace: `1-${deadPid()}-dddddd`,
       unrelated: "something-else",
     };
-    for (const name of Object.values(names)) mkdirSync(join(parent, name));
-    const deadFile = `toolrt-sbx-${ns}-${deadPid()}-ffffff`;
-    writeFileSync(join(parent, deadFile), ""); // not a directory: not a run's
+    for (const name of Object.values(names)) mkdirSync(join(runs, name));
+    const deadFile = `${ns}-${deadPid()}-ffffff`;
+    writeFileSync(join(runs, deadFile), ""); // not a directory: not a run's
     try {
-      expect(sweepStaleRunDirs(parent)).toEqual([names.dead]);
-      expect(readdirSync(parent).sort()).toEqual(
-        [names.live, names.self, names.otherNamespace, names.oldFormat, names.unrelated, deadFile].sort(),
+      expect(sweepStaleRunDirs(runs)).toEqual([names.dead]);
+      expect(readdirSync(runs).sort()).toEqual(
+        [names.live, names.self, names.otherNamespace, names.unrelated, deadFile].sort(),
       );
     } finally {
       live.kill();
     }
+  });
+
+  test("a directory of runs that is not this uid's private one is refused, not used", () => {
+    const base = join(root, "hostile");
+    mkdirSync(base);
+    const runs = join(base, `toolrt-sbx-${uid}`);
+    mkdirSync(runs, { mode: 0o777 });
+    chmodSync(runs, 0o777); // as another user's pre-made world-writable trap would be
+    expect(() => makeRunDir(base)).toThrow(/is not a private directory of uid .* mode 777/);
+    rmSync(runs, { recursive: true });
+    symlinkSync(join(root, "elsewhere"), runs);
+    expect(() => makeRunDir(base)).toThrow(/a symbolic link/);
   });
 
   const availability = detectSandbox();
@@ -76,8 +98,13 @@ describe("stale run directories", () => {
         stdout: "ignore",
         stderr: "ignore",
       });
-      // Other state (the placeholder registry) may live in the same temp dir: only run dirs count.
-      const runDirs = () => readdirSync(parent).filter((name) => name.startsWith("toolrt-sbx-"));
+      const runDirs = () => {
+        try {
+          return readdirSync(join(parent, `toolrt-sbx-${process.getuid?.() ?? 0}`));
+        } catch {
+          return []; // not made yet
+        }
+      };
       while (runDirs().length === 0) await Bun.sleep(20);
       const [left] = runDirs();
       victim.kill("SIGKILL");
