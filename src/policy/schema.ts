@@ -74,7 +74,7 @@ export const sandboxLimitsSchema = z.strictObject({
   processes: z.number().int().positive().optional().describe("Processes and threads at once (default 2048)"),
   memory: size.optional().describe("Memory, the private $TMPDIR included: bytes or 512M, 8G (default 8G)"),
   cpuSeconds: z.number().int().positive().optional().describe("CPU seconds per process (default: none)"),
-  wallSeconds: z.number().positive().optional().describe(
+  wallSeconds: z.number().int().positive().optional().describe(
     "Seconds until the command and all it started are killed (default: none)",
   ),
   tmpSize: size.optional().describe("Size of the private $TMPDIR, a tmpfs: bytes or 512M, 2G (default 2G)"),
