@@ -20,8 +20,8 @@ export function credentialPathOf(pattern: string): string {
 
 function secretsRulePatterns(): string[] {
   const rule = defaultPolicy.rules.find((r) => r.id === SECRETS_RULE);
-  if (!rule) throw new Error(`policy/default.json has no ${SECRETS_RULE} rule`);
-  return Array.isArray(rule.match) ? rule.match : [rule.match];
+  if (!rule?.match) throw new Error(`policy/default.json has no ${SECRETS_RULE} rule with a match`);
+  return [rule.match].flat();
 }
 
 /** `~/.ssh`, `~/.aws`, ..., `/etc/shadow`: hidden from every sandboxed command unless allowed. */

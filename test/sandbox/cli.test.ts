@@ -88,7 +88,7 @@ describe("toolrt sandbox's limit and credential flags", () => {
     expect(read.code).toBe(2);
     expect(read.stderr).toContain("--allow-read ~/src: not a credential location hidden by default");
   });
-  test.skipIf(!detectSandbox().available)(
+  test.skipIf(!usable)(
     "--allow-read takes the path as a shell expands it; a wall-time kill says which limits could be why",
     () => {
       const home = join(ws, "home");

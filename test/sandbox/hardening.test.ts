@@ -18,18 +18,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { AUTORUN_FILES } from "../../src/sandbox/autorun-files.ts";
 import { CREDENTIAL_PATHS } from "../../src/sandbox/credentials.ts";
-import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { buildSandboxProfile, type SandboxSettings } from "../../src/sandbox/profile.ts";
 import { runWrapped } from "../../src/sandbox/run.ts";
 import { wrapCommand } from "../../src/sandbox/wrap.ts";
+import { sandboxFor } from "../helpers/requirements.ts";
 
-const availability = detectSandbox();
-const usable = availability.available && availability.kind === "bwrap";
-if (!usable) {
-  console.warn(
-    `skipping sandbox hardening runs: ${availability.available ? "not Linux" : availability.reason}`,
-  );
-}
+const usable = sandboxFor("sandbox hardening runs", "bwrap");
 const isRoot = process.getuid?.() === 0;
 if (usable && !isRoot) console.warn("skipping the run-as-root cases: toolrt does not run as root here");
 

@@ -13,8 +13,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pidNamespace } from "../../src/sandbox/alive.ts";
-import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { makeRunDir, sweepStaleRunDirs } from "../../src/sandbox/run-dir.ts";
+import { sandboxFor } from "../helpers/requirements.ts";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-rundir-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -76,13 +76,7 @@ describe("stale run directories", () => {
     expect(() => makeRunDir(base)).toThrow(/a symbolic link/);
   });
 
-  const availability = detectSandbox();
-  const usable = availability.available && availability.kind === "bwrap";
-  if (!usable) {
-    console.warn(
-      `skipping the killed-run case: ${availability.available ? "not Linux" : availability.reason}`,
-    );
-  }
+  const usable = sandboxFor("the killed-run case", "bwrap");
   test.skipIf(!usable)(
     "a SIGKILLed `toolrt sandbox` leaves its directory; the next start removes it",
     async () => {
