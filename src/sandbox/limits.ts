@@ -243,12 +243,14 @@ export function prlimitPrefix(
 /**
  * The wall-time limit: SIGKILL to bwrap (the spawned process, or what the cgroup launcher exec'd
  * into) after `seconds`; its pid-1 child dies with it (`--die-with-parent`) and takes every process
- * of the sandbox's pid namespace along. Host-side, so nothing inside can stop it. Returns the cancel.
+ * of the sandbox's pid namespace along. Host-side, so nothing inside can stop it. `kill` is the
+ * spawn's own (it does nothing once the process is reaped, so a reused pid is never hit). Returns
+ * the cancel.
  */
-export function killAfter(pid: number, seconds: number): () => void {
+export function killAfter(kill: (signal: "SIGKILL") => void, seconds: number): () => void {
   const timer = setTimeout(() => {
     try {
-      process.kill(pid, "SIGKILL");
+      kill("SIGKILL");
     } catch {
       // already gone
     }

@@ -71,7 +71,9 @@ export interface WrappedCommand {
    * Hands the spawned process to the network bridge (its channel is extraStdio's "pipe"); on macOS
    * takes its pid, to end what is left of its process group in cleanup (spawn it in a new session).
    */
-  attach(spawned: { pid?: number; stdio: Array<number | null | undefined> }): void;
+  attach(
+    spawned: { pid?: number; kill?: (signal: "SIGKILL") => void; stdio: Array<number | null | undefined> },
+  ): void;
   /**
    * Stops the proxy and releases the placeholders at once (on macOS, first kills what is left of the
    * command's process group); removes the run's temp dir (which the command may have filled) and its
@@ -277,7 +279,7 @@ function linuxCommand(
       const channel = spawned.stdio[4];
       if (base.network && typeof channel === "number") base.network.attachChannel(channel);
       const seconds = profile.limits.maxWallSeconds;
-      if (seconds !== null && spawned.pid) cleanups.push(killAfter(spawned.pid, seconds));
+      if (seconds !== null && spawned.kill) cleanups.push(killAfter(spawned.kill.bind(spawned), seconds));
     },
   };
 }

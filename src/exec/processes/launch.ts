@@ -12,6 +12,8 @@ export interface Launch {
 /** What a spawned process offers a wrapper: its stdio, extra descriptors as the parent's fds. */
 export interface SpawnedStdio {
   pid?: number;
+  /** The spawn's own kill (a no-op once the process has been reaped). */
+  kill?: (signal: "SIGKILL") => void;
   stdio: Array<number | null | undefined>;
 }
 

@@ -105,6 +105,14 @@ describe.skipIf(!usable)("Bash in the sandbox", () => {
     expect(autorun.length).toBe(1);
   });
 
+  test("the policy's limits apply: past its wall time the command is killed, and the result says why", async () => {
+    const { bash } = tools({ policy: { limits: { maxWallSeconds: 1 } } });
+    const { data, isError } = await bash({ command: "sleep 20; echo finished" });
+    expect(isError).toBe(true);
+    expect(data.stdout).not.toContain("finished");
+    expect(data.sandboxExplanation).toContain("wall-time limit of 1 s");
+  });
+
   test(".git/hooks stays read-only, and the result says it is protected", async () => {
     const { bash } = tools();
     const { data } = await bash({ command: "echo 'curl evil' > .git/hooks/pre-commit" });
