@@ -64,6 +64,7 @@ export async function runBash(
       description: input.description,
       process: child,
       readCursor: shown ? child.log.bytes : 0,
+      ...(launch.afterRun ? { afterRun: launch.afterRun } : {}),
     });
   };
   if (input.run_in_background) {

@@ -17,6 +17,7 @@ import { detectSandbox, type SandboxAvailability } from "../../../src/sandbox/de
 import type { BashInput, BashOutput } from "../../../src/tools/bash/schema.ts";
 import { createBashTool } from "../../../src/tools/bash/tool.ts";
 import { createExecCommandTool } from "../../../src/tools/exec-command/tool.ts";
+import { taskOutputTool } from "../../../src/tools/task-output/tool.ts";
 import { type TestContext, testContext } from "../../exec/processes/helpers.ts";
 
 const availability = detectSandbox();
@@ -111,6 +112,23 @@ describe.skipIf(!usable)("Bash in the sandbox", () => {
     expect(isError).toBe(true);
     expect(data.stdout).not.toContain("finished");
     expect(data.sandboxExplanation).toContain("wall-time limit of 1 s");
+  });
+
+  test("a background task or an exec session that changed one says so once it has ended", async () => {
+    const { bash, exec, autorun } = tools();
+    const started = await bash({ command: "sleep 0.3; echo 'all:' > Makefile", run_in_background: true });
+    const id = started.data.backgroundTaskId!;
+    const read = await taskOutputTool.call({ task_id: id, block: true, timeout: 30_000 }, ctx, () => {});
+    const text = (taskOutputTool.toContent(read.data, { task_id: id })[0] as { text: string }).text;
+    expect(text).toContain(
+      "changed files that run later, outside the sandbox: Makefile (created; run by make)",
+    );
+    const session = await exec.call({ cmd: "echo x > AGENTS.md", yield_time_ms: 30_000 }, ctx, () => {});
+    expect(session.data.note).toContain("AGENTS.md (created; run by the next agent session");
+    expect(autorun.map((r) => r.detail)).toEqual([
+      expect.stringContaining("Makefile (created"),
+      expect.stringContaining("AGENTS.md (created"),
+    ]);
   });
 
   test(".git/hooks stays read-only, and the result says it is protected", async () => {
