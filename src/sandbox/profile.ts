@@ -51,6 +51,8 @@ export interface SandboxProfile {
   /** Real paths, the workspace first; none lies inside another. */
   writableRoots: string[];
   denyRead: string[];
+  /** The credential locations among `denyRead` (hidden by default, not asked for), for explanations. */
+  hiddenCredentials: string[];
   denyWrite: string[];
   protectedEntries: readonly ProtectedEntry[];
   allowNet: string[];
@@ -102,6 +104,9 @@ export function buildSandboxProfile(
   return {
     workspace: root,
     writableRoots,
+    hiddenCredentials: unique(
+      resolveAll(hiddenCredentialPaths(settings.allowRead ?? [], home), "credential"),
+    ),
     denyRead: unique(
       resolveAll(
         [...settings.denyRead ?? [], ...hiddenCredentialPaths(settings.allowRead ?? [], home)],

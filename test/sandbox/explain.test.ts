@@ -7,6 +7,17 @@ const explain = (output: string, extra: object = {}) =>
   explainSandboxFailure({ output, exitCode: 1, cwd: "/w", ...extra }, profile);
 
 describe("explainSandboxFailure", () => {
+  test("a credential location says it is hidden by default and how a person lets it through", () => {
+    const withCredentials = { ...profile, hiddenCredentials: ["/home/u/.ssh"] };
+    const text = explainSandboxFailure(
+      { output: "cat: /home/u/.ssh/id_rsa: No such file or directory", exitCode: 1, cwd: "/w" },
+      withCredentials,
+    )!;
+    // Masked by an empty directory, the key reads as missing.
+    expect(text).toContain("/home/u/.ssh is a credential location the sandbox hides by default");
+    expect(text).toContain("--allow-read /home/u/.ssh");
+    expect(explain("cat: /w/nothing.txt: No such file or directory")).toBeNull();
+  });
   test("a SIGKILL names the memory limit, and the wall-time limit when there is one", () => {
     const limits = { ...profile.limits, maxMemoryBytes: 512 * 1024 ** 2, maxWallSeconds: 30 };
     const text = explainSandboxFailure({ output: "", exitCode: 137, cwd: "/w" }, { ...profile, limits })!;

@@ -7,6 +7,7 @@ export function testProfile(workspace: string, over: Partial<SandboxProfile> = {
     workspace,
     writableRoots: [workspace],
     denyRead: [],
+    hiddenCredentials: [],
     denyWrite: [],
     protectedEntries: MANDATORY_PROTECTED,
     allowNet: [],
