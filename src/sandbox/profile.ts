@@ -101,18 +101,14 @@ export function buildSandboxProfile(
   const writableRoots = writable.filter((p, i) =>
     writable.findIndex((q) => q === p) === i && !writable.some((q) => q !== p && isInside(p, q))
   );
+  const hiddenCredentials = unique(
+    resolveAll(hiddenCredentialPaths(settings.allowRead ?? [], home), "credential location"),
+  );
   return {
     workspace: root,
     writableRoots,
-    hiddenCredentials: unique(
-      resolveAll(hiddenCredentialPaths(settings.allowRead ?? [], home), "credential"),
-    ),
-    denyRead: unique(
-      resolveAll(
-        [...settings.denyRead ?? [], ...hiddenCredentialPaths(settings.allowRead ?? [], home)],
-        "denyRead",
-      ),
-    ),
+    hiddenCredentials,
+    denyRead: unique([...resolveAll(settings.denyRead, "denyRead"), ...hiddenCredentials]),
     denyWrite: unique(resolveAll(settings.denyWrite, "denyWrite")),
     protectedEntries: MANDATORY_PROTECTED,
     allowNet: presets.allowNet,
