@@ -4,6 +4,7 @@
  * opened and the command inside is judged as a command of its own.
  */
 import { plainWord, type RawCommand, type Word } from "./command.ts";
+import { resolveGit } from "./git.ts";
 import { literalOutput } from "./printers.ts";
 
 /**
@@ -94,6 +95,33 @@ export function basename(word: string): string {
 const GIT_CORE =
   /^\/(?:usr\/(?:local\/)?|opt\/homebrew\/(?:opt\/git\/)?)?lib(?:exec)?\/git-core\/git(?:-([a-z][a-z0-9-]*))?$/;
 
+/**
+ * `git -c alias.rh='reset --hard' rh` runs `git reset --hard` (verified, git 2.39): an alias set
+ * on the command line is read as what it stands for; a `!` alias is shell code with the
+ * arguments appended. Aliases from config files are not known here.
+ */
+function gitAlias(words: Word[]): { words?: Word[]; shell?: string } | undefined {
+  const texts = words.map((w) => w.text);
+  const call = resolveGit(texts.slice(1));
+  if (call.subcommand === undefined) return undefined;
+  let value: string | undefined;
+  for (let i = 0; i < call.globals.length; i++) {
+    const g = call.globals[i]!;
+    const pair = g === "-c" ? call.globals[++i] : /^-c./.test(g) ? g.slice(2) : undefined;
+    const eq = pair?.indexOf("=") ?? -1;
+    if (pair !== undefined && eq !== -1 && pair.slice(0, eq).toLowerCase() === `alias.${call.subcommand}`) {
+      value = pair.slice(eq + 1);
+    }
+  }
+  if (value === undefined) return undefined;
+  const at = texts.length - call.args.length - 1;
+  if (value.startsWith("!")) {
+    return { shell: [value.slice(1), ...call.args.map((a) => `'${a.replaceAll("'", `'\\''`)}'`)].join(" ") };
+  }
+  const expanded = value.split(/\s+/).filter((w) => w !== "").map(plainWord);
+  return { words: [...words.slice(0, at), ...expanded, ...words.slice(at + 1)] };
+}
+
 /** `/usr/lib/git-core/git-push origin` as git reads it: `git push origin`, for rules and the guard. */
 function asGit(words: Word[]): Word[] {
   const core = GIT_CORE.exec(words[0]?.text ?? "");
@@ -151,6 +179,15 @@ function open(inv: Invocation, out: Out, depth: number): void {
   const script = (text: string, via: string) => {
     out.scripts.push({ text, via, env: inv.env });
   };
+  if (name === "git") {
+    const alias = gitAlias(inv.words);
+    if (alias?.shell !== undefined) {
+      inv.notes.push("git runs a shell alias defined on the command line");
+      out.invocations.push(inv);
+      return script(alias.shell, "git alias");
+    }
+    if (alias?.words) return open({ ...inv, words: alias.words }, out, depth + 1);
+  }
 
   switch (name) {
     case "time":
