@@ -212,6 +212,13 @@ function runtimeSandbox(
         cwd: run.cwd,
         detail: `ran without the sandbox: ${run.reason}`,
       }),
+    onQuarantined: (run) =>
+      notice({
+        kind: "notice",
+        input: auditableInput({ command: run.command }),
+        cwd: run.cwd,
+        detail: `sandbox quarantine: ${run.lines.join("; ")}`,
+      }),
     // The model is told in the result; the fleet hears of it through telemetry.
     onBlocked: telemetry && ((run) => {
       telemetry.record({

@@ -198,6 +198,10 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
   }
   const started = new Date();
   const result = await runWrapped(wrapped);
+  if (result.quarantined.length) {
+    const { describeQuarantined } = await import("../sandbox/quarantine.ts");
+    for (const q of result.quarantined) process.stderr.write(`toolrt sandbox: ${describeQuarantined(q)}\n`);
+  }
   const denied = await seatbeltDenials(wrapped.logTag, result.exitCode, started);
   if (result.denials.length || denied.length) {
     const { explainSandboxFailure } = await import("../sandbox/explain.ts");

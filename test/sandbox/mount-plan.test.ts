@@ -16,6 +16,8 @@ const noScan: ScanResult = {
   linkedOutsideDirs: [],
   aliasesOfDenied: [],
   nestedGitDirs: [],
+  gitPointers: [],
+  unreadable: [],
   entries: 0,
 };
 
@@ -54,15 +56,17 @@ describe("planMounts", () => {
     expect(find(plan.mounts, `${WS}/.git`)).toEqual(["bind"]);
     expect(find(plan.mounts, `${WS}/.claude`)).toEqual(["bind"]);
   });
-  test("a missing protected file becomes a file placeholder, a missing directory a directory", () => {
-    expect(plan.placeholders).toContainEqual({ path: `${WS}/.zshrc`, kind: "file" });
-    expect(plan.placeholders).toContainEqual({ path: `${WS}/.vscode`, kind: "dir" });
-    expect(find(plan.mounts, `${WS}/.zshrc`)).toEqual(["ro-bind"]);
+  test("a missing protected path gets no mount and nothing on the host: it is watched instead", () => {
+    const absent = plan.absent.map((a) => a.path);
+    expect(absent).toContain(`${WS}/.zshrc`);
+    expect(absent).toContain(`${WS}/.vscode`);
+    expect(absent).toContain(`${WS}/.git/commondir`);
+    expect(find(plan.mounts, `${WS}/.zshrc`)).toEqual([]);
   });
-  test("a missing parent is the placeholder (a directory), not the leaf", () => {
+  test("a missing parent is not pinned; the whole protected path is watched", () => {
     const bare = planMounts(profile(), disk({ [WS]: "dir" }), noScan, TMP);
-    expect(bare.placeholders).toContainEqual({ path: `${WS}/.claude`, kind: "dir" });
-    expect(bare.placeholders.some((p) => p.path.startsWith(`${WS}/.claude/`))).toBe(false);
+    expect(bare.absent.map((a) => a.path)).toContain(`${WS}/.claude/settings.json`);
+    expect(find(bare.mounts, `${WS}/.claude`)).toEqual([]);
   });
   test("without a .git directory, git entries are left alone (git init keeps working)", () => {
     const bare = planMounts(profile(), disk({ [WS]: "dir" }), noScan, TMP);
@@ -128,8 +132,8 @@ describe("planMounts", () => {
       { ...noScan, nestedGitDirs: [`${WS}/vendor/lib/.git`] },
       TMP,
     );
-    expect(p.placeholders).toContainEqual({ path: `${WS}/vendor/lib/.git/hooks`, kind: "dir" });
-    expect(find(p.mounts, `${WS}/vendor/lib/.git`)).toEqual(["bind"]);
+    expect(p.absent.map((a) => a.path)).toContain(`${WS}/vendor/lib/.git/hooks`);
+    expect(find(p.mounts, `${WS}/vendor/lib`)).toEqual(["bind"]);
   });
   test("denyWrite inside the workspace is protected; outside it is already read-only", () => {
     const p = planMounts(
@@ -161,9 +165,8 @@ describe("bwrapArgs", () => {
   const args = bwrapArgs(plan, {
     bwrapPath: "/usr/bin/bwrap",
     cwd: WS,
-    emptyFile: "/t/run/empty",
-    emptyDir: "/t/run/empty.d",
     seccompFd: 3,
+    mountFds: plan.mounts.map((_, i) => 10 + i),
   });
   const joined = args.join(" ");
   test("isolates: namespaces, no capabilities, no nested user namespaces, dies with the parent", () => {
@@ -184,15 +187,36 @@ describe("bwrapArgs", () => {
   });
   test("read-only root first, then fresh /dev and /proc, then the plan in order", () => {
     expect(joined).toStartWith("/usr/bin/bwrap");
-    expect(joined.indexOf("--ro-bind / /")).toBeLessThan(joined.indexOf(`--bind ${WS} ${WS}`));
+    expect(joined.indexOf("--ro-bind / /")).toBeLessThan(joined.indexOf(`--bind-fd 10 ${WS}`));
     expect(joined).toContain("--dev /dev --proc /proc");
-    expect(joined).toContain("--ro-bind /t/run/empty.d /home/u/.ssh");
+  });
+  test("binds take their source by descriptor; a masked directory is a read-only tmpfs, nothing of the host's", () => {
+    plan.mounts.forEach((m, i) => {
+      if (m.op === "bind") expect(joined).toContain(`--bind-fd ${10 + i} ${m.path}`);
+      if (m.op === "ro-bind") expect(joined).toContain(`--ro-bind-fd ${10 + i} ${m.path}`);
+    });
+    expect(joined).toContain("--tmpfs /home/u/.ssh --remount-ro /home/u/.ssh");
+  });
+  test("a masked file is an empty copy from a descriptor", () => {
+    const masked = planMounts(
+      profile({ denyRead: ["/etc/shadow"] }),
+      disk({ [WS]: "dir", "/etc/shadow": "file" }),
+      noScan,
+      TMP,
+    );
+    const at = masked.mounts.findIndex((m) => m.path === "/etc/shadow");
+    const a = bwrapArgs(masked, {
+      bwrapPath: "bwrap",
+      cwd: WS,
+      seccompFd: 3,
+      mountFds: masked.mounts.map((_, i) => i + 4),
+    });
+    expect(a.join(" ")).toContain(`--ro-bind-data ${at + 4} /etc/shadow`);
   });
   test("paths with spaces stay single arguments", () => {
-    const at = args.indexOf(`${WS}/.bashrc`);
+    const at = args.indexOf(WS);
     expect(at).toBeGreaterThan(0);
-    expect(args[at - 1]).toBe("--ro-bind");
-    expect(args[at + 1]).toBe(`${WS}/.bashrc`);
+    expect(args[at - 2]).toBe("--bind-fd");
   });
   test("ends with the seccomp descriptor, the working directory and --", () => {
     expect(args.slice(-5)).toEqual(["--seccomp", "3", "--chdir", WS, "--"]);

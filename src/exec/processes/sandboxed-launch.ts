@@ -15,6 +15,7 @@ import { explainSandboxFailure } from "../../sandbox/explain.ts";
 import { type Cgroup, createCgroup } from "../../sandbox/limits.ts";
 import { homedir } from "node:os";
 import { timingMark } from "../../sandbox/timing.ts";
+import { describeQuarantined } from "../../sandbox/quarantine.ts";
 import { SandboxRefusedError, wrapCommand } from "../../sandbox/wrap.ts";
 import type { LaunchRequest, LaunchWrapper, WrappedLaunch } from "./launch.ts";
 import { type ExecutionPlace, executionPlace } from "./sandbox-context.ts";
@@ -54,6 +55,10 @@ export interface SandboxedLaunchOptions {
   asker?: SandboxAsker;
   /** Where "always" answers are recorded as session grants of the workspace. */
   grantsDir?: string;
+  /** toolrt's state dir: the sandbox's indexes and quarantine (default: grantsDir, else the default). */
+  stateDir?: string;
+  /** Told of what a sandboxed command left at protected paths (moved to quarantine), after it ended. */
+  onQuarantined?: (run: { command: string; cwd: string; lines: string[] }) => void;
   home?: string;
 }
 
@@ -78,6 +83,7 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
   });
   let cgroup: Cgroup | null | undefined;
   let closed = false;
+  const stateDir = options.stateDir ?? options.grantsDir;
   const wrap: LaunchWrapper = async (launch, request): Promise<WrappedLaunch> => {
     const availability = options.availability ?? detectSandbox();
     const mode = sandboxModeFor(request, policy, availability);
@@ -102,6 +108,7 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
         availability,
         ...(cgroup === undefined ? {} : { cgroup }),
         ...(askHost ? { askHost } : {}),
+        ...(stateDir ? { stateDir } : {}),
       });
     } catch (error) {
       if (!(error instanceof SandboxRefusedError)) throw error;
@@ -113,6 +120,8 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
     }
     timingMark("launch:wrapped");
     const denials = wrapped.network?.denials ?? [];
+    // Filled after the run, when the command left something at a protected path.
+    const notices = [...mode.notices];
     return {
       argv: wrapped.argv,
       env: wrapped.env,
@@ -122,8 +131,14 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
       cleanup: async () => {
         await wrapped.cleanup();
         timingMark("launch:cleaned");
+        if (wrapped.quarantined.length === 0) return;
+        const lines = wrapped.quarantined.map(describeQuarantined);
+        notices.push(
+          ...lines.map((line) => `The sandbox moved what the command left at a protected path: ${line}`),
+        );
+        options.onQuarantined?.({ command: request.command, cwd: launch.cwd, lines });
       },
-      notices: mode.notices,
+      notices,
       explainFailure: ({ output, exitCode }) => {
         const explanation = explainSandboxFailure({ output, exitCode, cwd: launch.cwd, denials }, profile);
         if (explanation) {

@@ -107,9 +107,11 @@ export async function runBash(
     const again = await runBash(input, ctx, onProgress, settings, retry.allowWrite);
     return { ...again, data: { ...again.data, notices: [retry.notice, ...again.data.notices ?? []] } };
   }
+  // The wrapper may add notices once the command ended (what it left at protected paths).
+  const after = launch.notices?.length ? { notices: launch.notices } : {};
   return {
     ...result,
-    data: { ...data, ...notices, ...(explanation ? { sandboxExplanation: explanation } : {}) },
+    data: { ...data, ...after, ...(explanation ? { sandboxExplanation: explanation } : {}) },
   };
 }
 
