@@ -4,9 +4,8 @@
  * - a protected path missing at the start (`.bashrc`, `.vscode/`, `.git/hooks` ...) that now exists,
  *   or a symbolic link now on its way;
  * - a `.git` that is a symbolic link and now points elsewhere (the link as it was is put back);
- * - a `.git` file or link created during the run (a pointer to a git directory);
- * - in a git directory created during the run (`git init`, `git clone`, a new submodule or
- *   worktree): hooks other than git's `*.sample` files, a config with keys outside
+ * - in a git directory that is new after the run (`git init`, `git clone`, a new submodule or
+ *   worktree, or whatever a new `.git` file or link points to inside the roots): hooks other than git's `*.sample` files, a config with keys outside
  *   `NEW_REPO_CONFIG_KEYS`, a `commondir` that is not a worktree's own.
  * Every move goes through a descriptor pinned on the parent directory, so a directory swapped for a
  * symbolic link meanwhile cannot send a host file into quarantine.
@@ -72,9 +71,6 @@ export interface AfterRunInput {
   absent: AbsentPath[];
   /** `.git` pointers at the start (links are checked; files were read-only). */
   pointers: GitPointer[];
-  /** `.git` entries of any kind in the roots at the start, and now. */
-  gitEntriesBefore: Set<string>;
-  gitEntriesAfter: string[];
   /** Git directories at the start, and now (`gitLayout`). */
   gitDirsBefore: Set<string>;
   gitDirsAfter: string[];
@@ -100,10 +96,6 @@ export function quarantineAfterRun(input: AfterRunInput): Quarantined[] {
     } catch {
       // something new is there and could not be moved: reported above
     }
-  }
-  for (const entry of input.gitEntriesAfter) {
-    if (input.gitEntriesBefore.has(entry) || !rootOf(entry)) continue;
-    if (entryKind(entry) !== "dir") move(entry, "a .git pointer created during the run");
   }
   for (const gitDir of input.gitDirsAfter) {
     if (input.gitDirsBefore.has(gitDir) || !rootOf(gitDir)) continue;

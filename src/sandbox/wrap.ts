@@ -204,8 +204,6 @@ function linuxCommand(
       roots: profile.writableRoots,
       absent: plan.absent,
       pointers: git.pointers,
-      gitEntriesBefore: new Set(gitEntries(scan, profile.writableRoots)),
-      gitEntriesAfter: entriesAfter,
       gitDirsBefore: new Set(git.gitDirs),
       gitDirsAfter: gitLayout(entriesAfter, profile.writableRoots).gitDirs,
       quarantineDir: join(state, "quarantine", runId()),
