@@ -26,6 +26,7 @@ export interface SandboxOptions {
   allowLocalhost?: boolean;
   allowUnsandboxed?: boolean;
   printProfile?: string;
+  explain?: boolean;
 }
 
 interface OptionSpec {
@@ -90,6 +91,12 @@ export const SANDBOX_OPTIONS: readonly OptionSpec[] = [
     key: "printProfile",
     value: "platform",
     description: "print the profile toolrt would use on macos (SBPL) or linux (bwrap command line), and exit",
+  },
+  {
+    flag: "explain",
+    key: "explain",
+    description:
+      "show what the sandbox protects in this workspace and any protection it cannot give, and exit",
   },
 ];
 
@@ -170,6 +177,10 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
   if (opts.printProfile !== undefined) {
     const { printProfile } = await import("./sandbox-print.ts");
     return printProfile(opts.printProfile, profileOf(opts, cwd), argv, cwd);
+  }
+  if (opts.explain) {
+    const { explainSandbox } = await import("./sandbox-explain.ts");
+    return explainSandbox(profileOf(opts, cwd));
   }
   if (argv.length === 0) throw new UsageError("toolrt sandbox: no command given (put it after --)");
   const availability = detectSandbox();

@@ -174,7 +174,7 @@ function linuxCommand(
   base: Pick<WrappedCommand, "env" | "removedEnv" | "network" | "cleanup" | "quarantined">,
 ): WrappedCommand {
   const state = sandboxStateDir(options.stateDir);
-  const { plan, scan, git, indexes } = planOnDisk(profile, tempDir, { stateDir: options.stateDir });
+  const { plan, git, indexes } = planOnDisk(profile, tempDir, { stateDir: options.stateDir });
   timingMark("wrap:plan");
   if (plan.refusals.length) throw new SandboxRefusedError(plan.refusals);
   // Descriptors from 3 on in bwrap: the seccomp program, the network channel, one per mount.

@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { bwrapArgs } from "../../src/sandbox/bwrap.ts";
-import { type FsView, type MountOp, planMounts } from "../../src/sandbox/mount-plan.ts";
+import {
+  collapseLinkMounts,
+  type FsView,
+  MAX_LINK_MOUNTS,
+  type MountOp,
+  planMounts,
+} from "../../src/sandbox/mount-plan.ts";
 import type { EntryKind } from "../../src/sandbox/paths.ts";
 import type { SandboxProfile } from "../../src/sandbox/profile.ts";
 import type { ScanResult } from "../../src/sandbox/scan.ts";
@@ -119,6 +125,67 @@ describe("planMounts", () => {
     expect(find(p.mounts, `${WS}/nm/pkg/a.js`)).toEqual([]);
     expect(find(p.mounts, `${WS}/nm/pkg/lib/b.js`)).toEqual([]);
     expect(find(p.mounts, `${WS}/own-link`)).toEqual(["ro-bind"]);
+  });
+  test("hard-linked files beyond the mount budget collapse into their directories, and say so", () => {
+    const objects = Array.from({ length: 1000 }, (_, i) => {
+      const hex = i.toString(16).padStart(4, "0");
+      return `${WS}/.git/objects/${hex.slice(0, 2)}/${hex.slice(2)}`;
+    });
+    const p = planMounts(profile(), gitRepo, { ...noScan, linkedOutside: [...objects, `${WS}/one`] }, TMP);
+    const readOnly = p.mounts.filter((m) => m.op === "ro-bind");
+    expect(readOnly.length).toBeLessThanOrEqual(MAX_LINK_MOUNTS + 10);
+    for (const f of [...objects, `${WS}/one`]) {
+      expect(readOnly.some((m) => f === m.path || f.startsWith(`${m.path}/`)), f).toBe(true);
+    }
+    expect(p.notices.map((n) => n.id)).toContain("link-mounts-collapsed");
+    expect(p.notices.find((n) => n.id === "link-mounts-collapsed")!.remedy).toContain("git repack -a -d");
+  });
+  test("a budget's worth of linked files keeps a mount each", () => {
+    const files = Array.from({ length: MAX_LINK_MOUNTS }, (_, i) => `${WS}/d${i % 3}/f${i}`);
+    expect(collapseLinkMounts(files, [WS])).toEqual({ files, dirs: [] });
+  });
+  test("a directory that could not be read is read-only, and reported", () => {
+    const p = planMounts(
+      profile(),
+      gitRepo,
+      { ...noScan, unreadable: [`${WS}/locked`, "/home/u/.ssh/x"] },
+      TMP,
+    );
+    expect(find(p.mounts, `${WS}/locked`)).toEqual(["ro-bind"]);
+    expect(p.notices.map((n) => [n.id, n.path])).toEqual([
+      ["unreadable-dir", `${WS}/locked`],
+      ["unreadable-denied-dir", "/home/u/.ssh/x"],
+    ]);
+  });
+  test("git directories and pointers from the layout are protected; a .git link is not mounted", () => {
+    const p = planMounts(
+      profile(),
+      disk({ [WS]: "dir", [`${WS}/.git`]: "file", [`${WS}/gd`]: "dir", [`${WS}/gd/config`]: "file" }),
+      noScan,
+      TMP,
+      {
+        git: {
+          gitDirs: [`${WS}/gd`, "/elsewhere/.git"],
+          pointers: [{ path: `${WS}/.git`, kind: "file", value: "gitdir: gd" }],
+        },
+      },
+    );
+    expect(find(p.mounts, `${WS}/.git`)).toEqual(["ro-bind"]);
+    expect(find(p.mounts, `${WS}/gd/config`)).toEqual(["ro-bind"]);
+    expect(p.absent.map((a) => a.path)).toContain(`${WS}/gd/commondir`);
+    expect(p.mounts.some((m) => m.path.startsWith("/elsewhere"))).toBe(false);
+  });
+  test("the sandbox's own state is read-only when a writable root holds it", () => {
+    const p = planMounts(
+      profile(),
+      disk({ [WS]: "dir", [`${WS}/state`]: "dir", [`${WS}/state/sandbox`]: "dir" }),
+      noScan,
+      TMP,
+      {
+        stateDir: `${WS}/state/sandbox`,
+      },
+    );
+    expect(find(p.mounts, `${WS}/state/sandbox`)).toEqual(["ro-bind"]);
   });
   test("nested repositories get their hooks and config protected", () => {
     const p = planMounts(
