@@ -24,7 +24,10 @@ export function sandboxStateDir(stateDir: string = defaultStateDir()): string {
 }
 
 /** Every `.git` entry (directory, file or link) in the roots, the roots' own included. */
-export function gitEntries(scan: ScanResult, roots: string[]): string[] {
+export function gitEntries(
+  scan: Pick<ScanResult, "nestedGitDirs" | "gitPointers">,
+  roots: string[],
+): string[] {
   const own = roots.map((r) => join(r, ".git")).filter((g) => entryKind(g) === "dir");
   return [...new Set([...own, ...scan.nestedGitDirs, ...scan.gitPointers])].sort();
 }

@@ -48,10 +48,13 @@ export class TreeIndexes {
     if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** The index of `root` as it is now. */
-  refresh(root: string): TreeIndex | null {
+  /**
+   * The index of `root` as it is now. Without `linkCounts`, the link counts of known multi-linked
+   * files are not looked at again (enough to find new `.git` entries after a run).
+   */
+  refresh(root: string, options: { linkCounts?: boolean } = {}): TreeIndex | null {
     const previous = this.memory.has(root) ? this.memory.get(root)! : this.load(root);
-    const { index, reread } = refreshTree(root, previous);
+    const { index, reread } = refreshTree(root, previous, options);
     this.memory.set(root, index);
     if (reread > 0 || !previous) this.save(root, index);
     return index;
@@ -157,11 +160,26 @@ export function scanWritableRoots(
     linkedOutside: outside.flat().map((f) => f.path).sort(),
     linkedOutsideDirs: linkedOutsideDirs.sort(),
     aliasesOfDenied: perTree.flat().filter((f) => deniedInodes.has(f.key)).map((f) => f.path).sort(),
+    ...gitEntriesOf(trees),
+    unreadable: [...unreadable, ...dirs.filter((d) => d.unreadable).map((d) => d.p)].sort(),
+    entries: dirs.length,
+  };
+}
+
+/** After a run: the `.git` entries of the roots as they are now (link counts are not looked at). */
+export function scanGitEntries(
+  roots: string[],
+  indexes: TreeIndexes,
+): Pick<ScanResult, "nestedGitDirs" | "gitPointers"> {
+  const trees = roots.map((root) => indexes.refresh(root, { linkCounts: false }));
+  return gitEntriesOf(trees.filter((t): t is TreeIndex => t !== null));
+}
+
+function gitEntriesOf(trees: TreeIndex[]): Pick<ScanResult, "nestedGitDirs" | "gitPointers"> {
+  return {
     nestedGitDirs: trees.flatMap((t) =>
       t.dirs.filter((d) => d.p.endsWith("/.git") && d.up > 0 && !t.dirs[d.up]!.git).map((d) => d.p)
     ).sort(),
-    gitPointers: dirs.filter((d) => d.gitPointer).map((d) => `${d.p}/.git`).sort(),
-    unreadable: [...unreadable, ...dirs.filter((d) => d.unreadable).map((d) => d.p)].sort(),
-    entries: dirs.length,
+    gitPointers: trees.flatMap((t) => t.dirs.filter((d) => d.gitPointer).map((d) => `${d.p}/.git`)).sort(),
   };
 }

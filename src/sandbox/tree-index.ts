@@ -57,7 +57,9 @@ export const inodeKey = (st: { dev: number; ino: number }) => `${st.dev}:${st.in
 export function refreshTree(
   root: string,
   previous: TreeIndex | null,
+  options: { linkCounts?: boolean } = {},
 ): { index: TreeIndex | null; reread: number } {
+  const linkCounts = options.linkCounts ?? true;
   const old = previous && previous.root === root && previous.version === 1 ? previous : null;
   const oldByPath = new Map<string, number>();
   const oldChildren = new Map<number, number[]>();
@@ -76,19 +78,16 @@ export function refreshTree(
   const stack: Array<{ path: string; up: number; git: boolean }> = [{ path: root, up: -1, git: false }];
   while (stack.length) {
     const { path, up, git } = stack.pop()!;
-    let st;
-    try {
-      st = lstatSync(path);
-    } catch {
-      continue; // vanished meanwhile
-    }
-    if (!st.isDirectory()) continue;
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st?.isDirectory()) continue; // vanished or replaced meanwhile
     const index = dirs.length;
     const before = oldByPath.get(path);
     const prior = before === undefined ? undefined : old!.dirs[before]!;
     if (prior && !prior.racy && !prior.unreadable && prior.ino === st.ino && prior.ctime === st.ctimeMs) {
-      const record: IndexedDir = { ...prior, up };
-      if (prior.linked) record.linked = relinked(path, prior.linked);
+      // The previous index is not used again: its records are taken over as they are.
+      const record = prior;
+      record.up = up;
+      if (prior.linked && linkCounts) record.linked = relinked(path, prior.linked);
       dirs.push(record);
       for (const child of oldChildren.get(before!) ?? []) {
         const c = old!.dirs[child]!;

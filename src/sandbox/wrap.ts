@@ -19,7 +19,7 @@ import { entryKind } from "./paths.ts";
 import { PinError, pinPath } from "./pin.ts";
 import type { SandboxProfile } from "./profile.ts";
 import { quarantineAfterRun, type Quarantined } from "./quarantine.ts";
-import { scanWritableRoots, TreeIndexes } from "./scan.ts";
+import { scanGitEntries, TreeIndexes } from "./scan.ts";
 import { killGroup, seatbeltCommand } from "./seatbelt.ts";
 import { seccompProgram } from "./seccomp.ts";
 import type { NetworkSession } from "./network.ts";
@@ -198,7 +198,7 @@ function linuxCommand(
   }
   timingMark("wrap:pinned");
   cleanups.unshift(() => {
-    const after = scanWritableRoots(profile.writableRoots, [], indexes);
+    const after = scanGitEntries(profile.writableRoots, indexes);
     const entriesAfter = gitEntries(after, profile.writableRoots);
     const moved = quarantineAfterRun({
       roots: profile.writableRoots,
