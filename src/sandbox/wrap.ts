@@ -255,8 +255,13 @@ function linuxCommand(
         const fd = spawned.stdio[3 + i];
         if (entry !== "pipe" || typeof fd !== "number") return;
         if (i === 1 && base.network) return base.network.attachChannel(fd);
-        if (i === 0) writeSync(fd, program);
-        closeSync(fd);
+        try {
+          if (i === 0) writeSync(fd, program);
+        } catch {
+          // bwrap ended before reading it (a failed mount): its exit status and message tell
+        } finally {
+          closeSync(fd);
+        }
       });
     },
   };
