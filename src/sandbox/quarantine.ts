@@ -8,9 +8,12 @@
  *   worktree, or whatever a new `.git` file or link points to inside the roots): hooks other than git's `*.sample` files, a config with keys outside
  *   `NEW_REPO_CONFIG_KEYS`, a `commondir` that is not a worktree's own.
  * Every move goes through a descriptor pinned on the parent directory, so a directory swapped for a
- * symbolic link meanwhile cannot send a host file into quarantine.
+ * symbolic link meanwhile cannot send a host file into quarantine. A run's moves are then packed
+ * into one `<run>.tar.gz` (`tar` keeps modes and links): nothing quarantined stays a live hook
+ * directory, repository or symbolic link on the host, and a killed command's big tree stays small.
  */
 import {
+  chmodSync,
   closeSync,
   cpSync,
   mkdirSync,
@@ -32,7 +35,10 @@ import { pinPath, throughFd } from "./pin.ts";
 export interface Quarantined {
   /** Where the command left it. */
   path: string;
-  /** Where it is now; null when it could not be moved (then the report says so). */
+  /**
+   * Where it is now: `<archive>.tar.gz:<path in it>`, or a directory when it could not be packed;
+   * null when it could not be moved (then `why` says so).
+   */
   movedTo: string | null;
   why: string;
 }
@@ -74,7 +80,7 @@ export interface AfterRunInput {
   /** Git directories at the start, and now (`gitLayout`). */
   gitDirsBefore: Set<string>;
   gitDirsAfter: string[];
-  /** Made when something has to be moved. */
+  /** `<quarantineDir>.tar.gz` is made when something had to be moved. */
   quarantineDir: string;
 }
 
@@ -101,7 +107,19 @@ export function quarantineAfterRun(input: AfterRunInput): Quarantined[] {
     if (input.gitDirsBefore.has(gitDir) || !rootOf(gitDir)) continue;
     for (const [path, why] of unsafeInNewGitDir(gitDir)) move(path, why);
   }
-  return moved;
+  return pack(moved, input.quarantineDir);
+}
+
+/** Packs what was moved into `<dir>.tar.gz`; keeps the directory when tar is missing or fails. */
+function pack(moved: Quarantined[], dir: string): Quarantined[] {
+  if (!moved.some((q) => q.movedTo)) return moved;
+  const archive = `${dir}.tar.gz`;
+  const tar = Bun.which("tar");
+  const packed = tar !== null &&
+    Bun.spawnSync([tar, "-czf", archive, "-C", dir, "."], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+  if (!packed) return moved;
+  rmSync(dir, { recursive: true, force: true });
+  return moved.map((q) => (q.movedTo ? { ...q, movedTo: `${archive}:.${q.path}` } : q));
 }
 
 /** The first component of `path` below `root` that the run created (a link on the way, or `path`). */
@@ -188,6 +206,7 @@ function moveToQuarantine(path: string, quarantineDir: string, why: string): Qua
   try {
     fd = pinPath(dirname(path), { directory: true });
     mkdirSync(dirname(dest), { recursive: true, mode: 0o700 });
+    chmodSync(quarantineDir, 0o700);
     const source = throughFd(fd, basename(path));
     try {
       renameSync(source, dest);
@@ -215,6 +234,6 @@ function readlinkOrNull(path: string): string | null {
 /** One line per quarantined path, for the tool result, the audit log and stderr. */
 export function describeQuarantined(q: Quarantined): string {
   return q.movedTo
-    ? `${q.path} was moved to ${q.movedTo} (${q.why}); look at it before putting it back`
+    ? `${q.path} was moved to ${q.movedTo} (${q.why}); look at it (tar -tzvf) before putting it back`
     : `${q.path} is left in place (${q.why}); check it before running git or a shell there`;
 }
