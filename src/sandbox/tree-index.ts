@@ -60,38 +60,37 @@ export function refreshTree(
   options: { linkCounts?: boolean } = {},
 ): { index: TreeIndex | null; reread: number } {
   const linkCounts = options.linkCounts ?? true;
-  const old = previous && previous.root === root && previous.version === 1 ? previous : null;
-  const oldByPath = new Map<string, number>();
-  const oldChildren = new Map<number, number[]>();
-  if (old) {
-    old.dirs.forEach((d, i) => {
-      oldByPath.set(d.p, i);
-      if (d.up >= 0) {
-        const list = oldChildren.get(d.up);
-        if (list) list.push(i);
-        else oldChildren.set(d.up, [i]);
-      }
-    });
-  }
+  const old = previous && previous.root === root && previous.version === 1 ? previous.dirs : null;
+  // Children by parent, from the parent indexes; paths are looked up only for changed directories.
+  const oldChildren: number[][] = old ? old.map(() => []) : [];
+  old?.forEach((d, i) => d.up >= 0 && oldChildren[d.up]?.push(i));
+  let oldByPath: Map<string, number> | null = null;
+  const lookup = (path: string) => {
+    oldByPath ??= new Map(old?.map((d, i) => [d.p, i]));
+    return oldByPath.get(path);
+  };
   const dirs: IndexedDir[] = [];
   let reread = 0;
-  const stack: Array<{ path: string; up: number; git: boolean }> = [{ path: root, up: -1, git: false }];
+  const stack: Array<{ path: string; up: number; git: boolean; before?: number }> = [{
+    path: root,
+    up: -1,
+    git: false,
+    ...(old?.[0]?.p === root ? { before: 0 } : {}),
+  }];
   while (stack.length) {
-    const { path, up, git } = stack.pop()!;
+    const { path, up, git, before = lookup(path) } = stack.pop()!;
     const st = lstatSync(path, { throwIfNoEntry: false });
     if (!st?.isDirectory()) continue; // vanished or replaced meanwhile
     const index = dirs.length;
-    const before = oldByPath.get(path);
-    const prior = before === undefined ? undefined : old!.dirs[before]!;
+    const prior = before === undefined ? undefined : old![before]!;
     if (prior && !prior.racy && !prior.unreadable && prior.ino === st.ino && prior.ctime === st.ctimeMs) {
       // The previous index is not used again: its records are taken over as they are.
-      const record = prior;
-      record.up = up;
-      if (prior.linked && linkCounts) record.linked = relinked(path, prior.linked);
-      dirs.push(record);
-      for (const child of oldChildren.get(before!) ?? []) {
-        const c = old!.dirs[child]!;
-        stack.push({ path: c.p, up: index, git: git || c.p.endsWith("/.git") });
+      prior.up = up;
+      if (prior.linked && linkCounts) prior.linked = relinked(path, prior.linked);
+      dirs.push(prior);
+      for (const child of oldChildren[before!]!) {
+        const c = old![child]!;
+        stack.push({ path: c.p, up: index, git: git || c.p.endsWith("/.git"), before: child });
       }
       continue;
     }
