@@ -10,6 +10,7 @@ import { type MountPlan, planMounts } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
 import type { SandboxProfile } from "./profile.ts";
 import { type ScanResult, scanWritableRoots, TreeIndexes } from "./scan.ts";
+import { timingMark } from "./timing.ts";
 
 export interface DiskPlan {
   plan: MountPlan;
@@ -40,7 +41,9 @@ export function planOnDisk(
   const state = sandboxStateDir(options.stateDir);
   const indexes = options.indexes ?? new TreeIndexes(join(state, "index"));
   const scan = scanWritableRoots(profile.writableRoots, profile.denyRead, indexes);
+  timingMark("plan:scan");
   const git = gitLayout(gitEntries(scan, profile.writableRoots), profile.writableRoots);
+  timingMark("plan:git");
   const plan = planMounts(profile, { kind: entryKind }, scan, tempDir, { git, stateDir: state });
   return { plan, scan, git, indexes };
 }

@@ -116,7 +116,8 @@ function pack(moved: Quarantined[], dir: string): Quarantined[] {
   const archive = `${dir}.tar.gz`;
   const tar = Bun.which("tar");
   const packed = tar !== null &&
-    Bun.spawnSync([tar, "-czf", archive, "-C", dir, "."], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+    Bun.spawnSync([tar, "-czf", archive, "-C", dir, "."], { stdout: "ignore", stderr: "ignore" }).exitCode ===
+      0;
   if (!packed) return moved;
   rmSync(dir, { recursive: true, force: true });
   return moved.map((q) => (q.movedTo ? { ...q, movedTo: `${archive}:.${q.path}` } : q));

@@ -14,6 +14,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { timingMark } from "./timing.ts";
 import { inodeKey, refreshTree, type TreeIndex } from "./tree-index.ts";
 import { lstatSync } from "node:fs";
 
@@ -54,9 +55,12 @@ export class TreeIndexes {
    */
   refresh(root: string, options: { linkCounts?: boolean } = {}): TreeIndex | null {
     const previous = this.memory.has(root) ? this.memory.get(root)! : this.load(root);
+    timingMark("index:loaded");
     const { index, reread } = refreshTree(root, previous, options);
+    timingMark(`index:refreshed(${reread} read again)`);
     this.memory.set(root, index);
     if (reread > 0 || !previous) this.save(root, index);
+    timingMark("index:saved");
     return index;
   }
 

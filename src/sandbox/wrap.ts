@@ -198,7 +198,9 @@ function linuxCommand(
   }
   timingMark("wrap:pinned");
   cleanups.unshift(() => {
+    timingMark("cleanup:start");
     const after = scanGitEntries(profile.writableRoots, indexes);
+    timingMark("cleanup:scan");
     const entriesAfter = gitEntries(after, profile.writableRoots);
     const moved = quarantineAfterRun({
       roots: profile.writableRoots,
@@ -209,6 +211,7 @@ function linuxCommand(
       quarantineDir: join(state, "quarantine", runId()),
     });
     base.quarantined.push(...moved);
+    timingMark("cleanup:quarantine");
   });
 
   let cgroup = options.cgroup;
