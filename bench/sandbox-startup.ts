@@ -5,6 +5,9 @@
  * repository with nested repositories, a `node_modules` tree (16 empty files a directory) and 1,000
  * files in `.git/objects` hard-linked to files outside (what `git clone --local` makes).
  *
+ * Commands run as child processes also report the CPU they used (theirs and bwrap's, from rusage):
+ * on a loaded machine wall-clock time mostly measures the wait for a CPU, CPU time does not.
+ *
  * bun bench/sandbox-startup.ts [SIZES...]   (default 100 10000 100000 1000000; needs dist/toolrt)
  * Prints one JSON line per figure and writes them all to bench/out/sandbox-startup.json. Workspaces,
  * state dir and HOME are temp dirs, removed at the end.
@@ -72,17 +75,24 @@ function makeWorkspace(name: string, files: number): { ws: string; seconds: numb
   return { ws, seconds: (Bun.nanoseconds() - start) / 1e9 };
 }
 
-function timed(argv: string[], cwd: string, env: Record<string, string>): number {
+/** Wall-clock and CPU milliseconds of one run of `argv`. */
+function timed(argv: string[], cwd: string, env: Record<string, string>): { wall: number; cpu: number } {
   const start = Bun.nanoseconds();
   const run = Bun.spawnSync(argv, { cwd, env, stdout: "ignore", stderr: "pipe" });
-  const ms = (Bun.nanoseconds() - start) / 1e6;
+  const wall = (Bun.nanoseconds() - start) / 1e6;
   if (run.exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-  return ms;
+  return { wall, cpu: Number(run.resourceUsage.cpuTime.total) / 1000 };
 }
 
-function figures(values: number[]) {
+function figures(values: number[], cpu: number[] = []) {
   const s = summarize(values);
-  return { median_ms: round(s.median, 1), min_ms: round(s.min, 1), n: s.n, load_1m: load() };
+  return {
+    median_ms: round(s.median, 1),
+    min_ms: round(s.min, 1),
+    ...(cpu.length ? { cpu_median_ms: round(summarize(cpu).median, 1) } : {}),
+    n: s.n,
+    load_1m: load(),
+  };
 }
 
 async function bashToolCalls(ws: string, stateDir: string, times: number): Promise<number[]> {
@@ -120,12 +130,21 @@ for (const size of sizes) {
   rmSync(join(stateDir, "sandbox"), { recursive: true, force: true });
   const firstTool = (await bashToolCalls(ws, join(base, `state-tool-${size}`), 1))[0]!;
   const samples = { bare: [] as number[], empty: [] as number[], toolrt: [] as number[] };
+  const cpu = { bare: [] as number[], empty: [] as number[], toolrt: [] as number[] };
   timed(toolrt, ws, env); // builds the index again
   timed(toolrt, empty, emptyEnv);
   for (let i = 0; i < REPEATS; i++) {
-    samples.bare.push(timed(bare, ws, env));
-    samples.empty.push(timed(toolrt, empty, emptyEnv));
-    samples.toolrt.push(timed(toolrt, ws, env));
+    for (
+      const [name, argv, cwd, e] of [
+        ["bare", bare, ws, env],
+        ["empty", toolrt, empty, emptyEnv],
+        ["toolrt", toolrt, ws, env],
+      ] as const
+    ) {
+      const t = timed([...argv], cwd, e);
+      samples[name].push(t.wall);
+      cpu[name].push(t.cpu);
+    }
   }
   const repeatedTool = await bashToolCalls(ws, join(base, `state-tool-${size}`), REPEATS);
   const emptyTool = await bashToolCalls(empty, join(base, `state-tool-empty-${size}`), REPEATS);
@@ -138,20 +157,23 @@ for (const size of sizes) {
   emit("sandbox.startup.cli_empty", {
     files: size,
     command: "toolrt sandbox -- true (empty workspace)",
-    ...figures(samples.empty),
+    ...figures(samples.empty, cpu.empty),
   });
   emit("sandbox.startup.cli_first", {
     files: size,
     command: "toolrt sandbox -- true, no index",
-    ms: round(first, 1),
+    ms: round(first.wall, 1),
+    cpu_ms: round(first.cpu, 1),
     load_1m: load(),
   });
   emit("sandbox.startup.cli_repeated", {
     files: size,
     command: "toolrt sandbox -- true",
-    ...figures(samples.toolrt),
+    ...figures(samples.toolrt, cpu.toolrt),
     x_empty: round(median(samples.toolrt) / median(samples.empty), 2),
     x_bare: round(median(samples.toolrt) / median(samples.bare), 2),
+    cpu_x_empty: round(median(cpu.toolrt) / median(cpu.empty), 2),
+    cpu_x_bare: round(median(cpu.toolrt) / median(cpu.bare), 2),
   });
   emit("sandbox.startup.tool_first", {
     files: size,
