@@ -29,7 +29,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { isInside } from "../tool/paths.ts";
 import type { GitPointer } from "./git-dirs.ts";
 import type { AbsentPath } from "./mount-plan.ts";
-import { entryKind } from "./paths.ts";
+import { entryKind, resolveReal } from "./paths.ts";
 import { pinPath, throughFd } from "./pin.ts";
 
 export interface Quarantined {
@@ -105,7 +105,7 @@ export function quarantineAfterRun(input: AfterRunInput): Quarantined[] {
   }
   for (const gitDir of input.gitDirsAfter) {
     if (input.gitDirsBefore.has(gitDir) || !rootOf(gitDir)) continue;
-    for (const [path, why] of unsafeInNewGitDir(gitDir)) move(path, why);
+    for (const [path, why] of unsafeInNewGitDir(gitDir, input.roots)) move(path, why);
   }
   return pack(moved, input.quarantineDir);
 }
@@ -137,7 +137,7 @@ function firstCreated(root: string, path: string): string | null {
 }
 
 /** What a new git directory holds that would run something on the host. */
-function unsafeInNewGitDir(gitDir: string): Array<[string, string]> {
+function unsafeInNewGitDir(gitDir: string, roots: string[]): Array<[string, string]> {
   const found: Array<[string, string]> = [];
   const hooks = join(gitDir, "hooks");
   if (entryKind(hooks) === "dir") {
@@ -153,8 +153,11 @@ function unsafeInNewGitDir(gitDir: string): Array<[string, string]> {
   for (const name of ["config", "config.worktree"]) {
     const path = join(gitDir, name);
     if (entryKind(path) === "missing") continue;
-    const keys = configKeys(path);
-    const unsafe = keys === null ? ["(unreadable)"] : keys.filter((k) => !allowedKey(k));
+    const entries = configEntries(path);
+    const unsafe = entries === null
+      ? ["(unreadable)"]
+      : entries.filter(([key, value]) => !allowedKey(key) && !ownWorktree(key, value, gitDir, roots))
+        .map(([key]) => key);
     if (unsafe.length) {
       found.push([
         path,
@@ -180,8 +183,15 @@ function isOwnWorktreeCommonDir(gitDir: string, commondir: string): boolean {
   }
 }
 
-/** Keys of a config file as git reads it, without includes; null when git cannot read it. */
-function configKeys(path: string): string[] | null {
+/** `core.worktree` (a submodule's checkout) inside the writable roots: git writes nowhere else. */
+function ownWorktree(key: string, value: string, gitDir: string, roots: string[]): boolean {
+  if (key !== "core.worktree") return false;
+  const target = resolveReal(resolve(gitDir, value));
+  return target !== null && roots.some((r) => isInside(target, r));
+}
+
+/** [key, value] pairs of a config file as git reads it, without includes; null when git cannot read it. */
+function configEntries(path: string): Array<[string, string]> | null {
   if (entryKind(path) !== "file") return null;
   const git = Bun.which("git");
   if (!git) return null;
@@ -191,7 +201,12 @@ function configKeys(path: string): string[] | null {
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", HOME: "/nonexistent" },
   });
   if (run.exitCode !== 0) return null;
-  return run.stdout.toString().split("\0").filter(Boolean).map((item) => item.split("\n")[0]!.toLowerCase());
+  return run.stdout.toString().split("\0").filter(Boolean).map((item) => {
+    const newline = item.indexOf("\n");
+    return newline < 0
+      ? [item.toLowerCase(), ""]
+      : [item.slice(0, newline).toLowerCase(), item.slice(newline + 1)];
+  });
 }
 
 function allowedKey(key: string): boolean {

@@ -183,6 +183,26 @@ describe.skipIf(!usable)("git escapes", () => {
     expect(hostGit(join(repo, "fresh"), "log", "--format=%s").out).toBe("ok\n");
   });
 
+  test("a repository created during the run with core.worktree outside the workspace loses its config", async () => {
+    const repo = newRepo("worktree-elsewhere");
+    mkdirSync(join(dir, "elsewhere"));
+    const r = await sandboxed(
+      repo,
+      `git init -q away && git -C away config core.worktree ${join(dir, "elsewhere")}`,
+    );
+    expect(r.quarantined.map((q) => q.path)).toEqual([join(repo, "away", ".git", "config")]);
+  });
+
+  test("a repository created during the run with core.worktree inside the workspace is left as it is", async () => {
+    const repo = newRepo("worktree-inside");
+    const r = await sandboxed(
+      repo,
+      "mkdir -p inner/tree && git init -q inner && git -C inner config core.worktree tree",
+    );
+    expect(r.stderr).toBe("");
+    expect(r.quarantined).toEqual([]);
+  });
+
   test("git init in a workspace that is a subfolder of a larger repository", async () => {
     const big = newRepo("big");
     const ws = join(big, "pkg");
