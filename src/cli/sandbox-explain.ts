@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { planOnDisk } from "../sandbox/linux-plan.ts";
 import type { SandboxProfile } from "../sandbox/profile.ts";
+import { isInside } from "../tool/paths.ts";
 
 /** Prints the explanation; 0, or 2 when the sandbox would refuse this profile. */
 export function explainSandbox(profile: SandboxProfile): number {
@@ -15,8 +16,10 @@ export function explainSandbox(profile: SandboxProfile): number {
   const out: string[] = [
     `writable: ${profile.writableRoots.join(", ")} and a private temp dir; everything else read-only`,
     `indexed: ${scan.entries} directories (revalidated by their change times on every run)`,
-    `git directories protected (hooks, config, config.worktree, commondir): ${git.gitDirs.length}`,
-    ...git.gitDirs.map((d) => `  ${d}`),
+    `git directories (their hooks, config, config.worktree and commondir are read-only): ${git.gitDirs.length}`,
+    ...git.gitDirs.map((d) =>
+      `  ${d}${profile.writableRoots.some((r) => isInside(d, r)) ? "" : " (outside the writable roots)"}`
+    ),
     `read-only inside the writable roots: ${readOnly.length}`,
     ...readOnly.map((m) => `  ${m.path} (${m.why})`),
     `masked (unreadable): ${plan.mounts.filter((m) => m.op.startsWith("mask")).length}`,
