@@ -119,9 +119,11 @@ interface Linked {
 }
 
 function linkedFiles(index: TreeIndex): Linked[] {
-  return index.dirs.flatMap((d, dir) =>
-    (d.linked ?? []).map(([name, key, nlink]) => ({ path: `${d.p}/${name}`, key, nlink, dir }))
-  );
+  const files: Linked[] = [];
+  index.dirs.forEach((d, dir) => {
+    for (const [name, key, nlink] of d.linked ?? []) files.push({ path: `${d.p}/${name}`, key, nlink, dir });
+  });
+  return files;
 }
 
 /**
@@ -155,18 +157,19 @@ export function scanWritableRoots(
   for (const f of perTree.flat()) seen.set(f.key, (seen.get(f.key) ?? 0) + 1);
   const outside = perTree.map((files) => files.filter((f) => seen.get(f.key)! < f.nlink));
   const linkedOutsideDirs = trees.flatMap((tree, t) => {
+    if (outside[t]!.length === 0) return [];
     const counts = tree.dirs.map(() => 0);
     for (const f of outside[t]!) counts[f.dir]!++;
     return fullyLinkedDirs(tree, counts);
   });
-  const dirs = trees.flatMap((t) => t.dirs);
+  for (const t of trees) for (const d of t.dirs) if (d.unreadable) unreadable.push(d.p);
   return {
     linkedOutside: outside.flat().map((f) => f.path).sort(),
     linkedOutsideDirs: linkedOutsideDirs.sort(),
     aliasesOfDenied: perTree.flat().filter((f) => deniedInodes.has(f.key)).map((f) => f.path).sort(),
     ...gitEntriesOf(trees),
-    unreadable: [...unreadable, ...dirs.filter((d) => d.unreadable).map((d) => d.p)].sort(),
-    entries: dirs.length,
+    unreadable: unreadable.sort(),
+    entries: trees.reduce((sum, t) => sum + t.dirs.length, 0),
   };
 }
 
@@ -180,10 +183,14 @@ export function scanGitEntries(
 }
 
 function gitEntriesOf(trees: TreeIndex[]): Pick<ScanResult, "nestedGitDirs" | "gitPointers"> {
-  return {
-    nestedGitDirs: trees.flatMap((t) =>
-      t.dirs.filter((d) => d.p.endsWith("/.git") && d.up > 0 && !t.dirs[d.up]!.git).map((d) => d.p)
-    ).sort(),
-    gitPointers: trees.flatMap((t) => t.dirs.filter((d) => d.gitPointer).map((d) => `${d.p}/.git`)).sort(),
-  };
+  const nestedGitDirs: string[] = [];
+  const gitPointers: string[] = [];
+  for (const t of trees) {
+    for (const d of t.dirs) {
+      // A `.git` record is the first of its subtree marked `git`: its parent is not.
+      if (d.git && d.up > 0 && !t.dirs[d.up]!.git) nestedGitDirs.push(d.p);
+      if (d.gitPointer) gitPointers.push(`${d.p}/.git`);
+    }
+  }
+  return { nestedGitDirs: nestedGitDirs.sort(), gitPointers: gitPointers.sort() };
 }
