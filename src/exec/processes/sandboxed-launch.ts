@@ -2,7 +2,7 @@
  * The `LaunchWrapper` that runs the process tools' commands in the sandbox: one profile for the
  * whole session (built once from the policy's `sandbox` settings and the workspace), one cgroup for
  * all of its commands (made at the first one, removed by `close()`), a fresh wrap per command
- * (`wrapCommand`: temp dir, hard-link scan, placeholders, proxy), the mode per command from
+ * (`wrapCommand`: temp dir, index refresh, pinned mounts, proxy, quarantine after), the mode per command from
  * `sandboxModeFor`, and an explanation when a command fails because of the sandbox.
  *
  * The shared cgroup makes the process and memory caps apply to the session's sandboxed commands
