@@ -152,7 +152,7 @@ for (const size of sizes) {
   emit("sandbox.startup.bare_bwrap", {
     files: size,
     command: "bwrap --ro-bind / / true",
-    ...figures(samples.bare),
+    ...figures(samples.bare, cpu.bare),
   });
   emit("sandbox.startup.cli_empty", {
     files: size,
