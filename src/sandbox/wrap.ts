@@ -9,7 +9,7 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
-import { detectSandbox, type SandboxAvailability } from "./detect.ts";
+import { detectSandbox, insideBwrap, type SandboxAvailability } from "./detect.ts";
 import { scrubEnv } from "./env.ts";
 import { type Cgroup, cgroupLauncher, createCgroup, prlimitPrefix } from "./limits.ts";
 import { gitLayout } from "./git-dirs.ts";
@@ -173,6 +173,12 @@ function linuxCommand(
   cleanups: Array<() => void | Promise<void>>,
   base: Pick<WrappedCommand, "env" | "removedEnv" | "network" | "cleanup" | "quarantined">,
 ): WrappedCommand {
+  if (insideBwrap()) {
+    throw new SandboxRefusedError([
+      "this already runs inside a bwrap sandbox (toolrt's, or another's) and sandboxes do not nest: " +
+      "run the command in the outer one directly",
+    ]);
+  }
   const state = sandboxStateDir(options.stateDir);
   const { plan, git, indexes } = planOnDisk(profile, tempDir, { stateDir: options.stateDir });
   timingMark("wrap:plan");
