@@ -12,6 +12,7 @@
  * Prints one JSON line per figure and writes them all to bench/out/sandbox-startup.json. Workspaces,
  * state dir and HOME are temp dirs, removed at the end.
  */
+import "./support/isolated-home.ts";
 import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
