@@ -56,7 +56,7 @@ export interface FsView {
 export interface PlanContext {
   /** Git directories and pointers to protect; default: each root's `.git` directory and the scan's. */
   git?: GitLayout;
-  /** The sandbox's own state (indexes, quarantine): read-only when a writable root holds it. */
+  /** The sandbox's own state (indexes, quarantine): hidden (an empty read-only directory) in the sandbox. */
   stateDir?: string;
 }
 
@@ -95,7 +95,7 @@ export function planMounts(
   mounts.push({ op: "bind", path: tempDir, why: "private temp dir" });
 
   const git = context.git ?? defaultGitLayout(profile, fs, scan);
-  for (const p of protections(profile, fs, git, context.stateDir)) {
+  for (const p of protections(profile, fs, git)) {
     const outcome = protect(p, fs);
     if ("refusal" in outcome) refusals.push(outcome.refusal);
     else if ("present" in outcome) {
@@ -107,12 +107,15 @@ export function planMounts(
     }
   }
 
-  for (const path of profile.denyRead) {
+  // The indexes name files of the workspace and of read-denied directories: no sandbox sees them.
+  const hidden = context.stateDir && fs.kind(context.stateDir) === "dir" ? [context.stateDir] : [];
+  for (const path of [...profile.denyRead, ...hidden]) {
     const kind = fs.kind(path);
     if (kind === "missing") continue;
     const root = profile.writableRoots.find((r) => isInside(path, r));
     if (root && root !== path) pin(root, path);
-    mounts.push({ op: kind === "dir" ? "mask-dir" : "mask-file", path, why: "denyRead" });
+    const why = path === hidden[0] ? "the sandbox's own state" : "denyRead";
+    mounts.push({ op: kind === "dir" ? "mask-dir" : "mask-file", path, why });
   }
   const denied = new Set(scan.aliasesOfDenied);
   for (const path of scan.aliasesOfDenied) {
@@ -172,7 +175,7 @@ function defaultGitLayout(profile: SandboxProfile, fs: FsView, scan: ScanResult)
 }
 
 /** Every (root, entry) pair to protect: the mandatory list, git directories and pointers, denyWrite. */
-function protections(profile: SandboxProfile, fs: FsView, git: GitLayout, stateDir?: string): Protection[] {
+function protections(profile: SandboxProfile, fs: FsView, git: GitLayout): Protection[] {
   const list: Protection[] = [];
   const rootOf = (path: string) => profile.writableRoots.find((r) => r !== path && isInside(path, r));
   for (const root of profile.writableRoots) {
@@ -211,7 +214,6 @@ function protections(profile: SandboxProfile, fs: FsView, git: GitLayout, stateD
     list.push({ root, entry: { path: relative(root, path), kind }, why });
   };
   for (const path of profile.denyWrite) inRoot(path, "denyWrite");
-  if (stateDir && fs.kind(stateDir) === "dir") inRoot(stateDir, "the sandbox's own state");
   return list;
 }
 

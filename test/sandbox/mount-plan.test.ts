@@ -175,17 +175,26 @@ describe("planMounts", () => {
     expect(p.absent.map((a) => a.path)).toContain(`${WS}/gd/commondir`);
     expect(p.mounts.some((m) => m.path.startsWith("/elsewhere"))).toBe(false);
   });
-  test("the sandbox's own state is read-only when a writable root holds it", () => {
-    const p = planMounts(
+  test("the sandbox's own state is hidden in the sandbox, also when a writable root holds it", () => {
+    const elsewhere = planMounts(
+      profile(),
+      disk({ [WS]: "dir", "/home/u/.state/sandbox": "dir" }),
+      noScan,
+      TMP,
+      {
+        stateDir: "/home/u/.state/sandbox",
+      },
+    );
+    expect(find(elsewhere.mounts, "/home/u/.state/sandbox")).toEqual(["mask-dir"]);
+    const inside = planMounts(
       profile(),
       disk({ [WS]: "dir", [`${WS}/state`]: "dir", [`${WS}/state/sandbox`]: "dir" }),
       noScan,
       TMP,
-      {
-        stateDir: `${WS}/state/sandbox`,
-      },
+      { stateDir: `${WS}/state/sandbox` },
     );
-    expect(find(p.mounts, `${WS}/state/sandbox`)).toEqual(["ro-bind"]);
+    expect(find(inside.mounts, `${WS}/state/sandbox`)).toEqual(["mask-dir"]);
+    expect(find(inside.mounts, `${WS}/state`)).toEqual(["bind"]); // pinned: cannot be renamed away
   });
   test("nested repositories get their hooks and config protected", () => {
     const p = planMounts(
