@@ -56,10 +56,17 @@ function linuxCommandLine(
   const { plan } = planOnDisk(profile, join(RUN_DIR, "tmp"));
   let next = 3;
   const mountFds = plan.mounts.map((m) => (m.op === "mask-dir" ? -1 : ++next));
-  const args = bwrapArgs(plan, { bwrapPath: Bun.which("bwrap") ?? "bwrap", cwd, seccompFd: 3, mountFds });
+  const args = bwrapArgs(plan, {
+    bwrapPath: Bun.which("bwrap") ?? "bwrap",
+    cwd,
+    seccompFd: 3,
+    mountFds,
+    privateTmp: { path: join(RUN_DIR, "tmp"), sizeBytes: profile.limits.maxTmpBytes },
+  });
   const header = [
     "# toolrt's bwrap command line for this profile. Decided per run, not shown: the cgroup launcher",
-    "# or prlimit before it (process and memory caps), the network bridge before the command.",
+    "# or prlimit before it (process, memory and CPU caps), setpriv when root runs it for a user's",
+    "# workspace, the wall-time timer, the network bridge before the command.",
     "# Descriptor 3 carries the seccomp program; each --bind-fd/--ro-bind-fd descriptor is its path",
     "# opened without following links, each --ro-bind-data one an empty stream:",
     ...plan.mounts.flatMap((

@@ -13,6 +13,11 @@ export interface BwrapOptions {
    * a masked directory (a read-only tmpfs).
    */
   mountFds: number[];
+  /**
+   * The private temp dir becomes a tmpfs of this size, mounted last over the plan's bind of it: it
+   * cannot fill the host's disk, and it vanishes with the sandbox, even when toolrt is killed.
+   */
+  privateTmp?: { path: string; sizeBytes: number };
 }
 
 /** Namespaces and hardening: own user, pid, ipc, uts and network namespaces; no capabilities. */
@@ -48,6 +53,10 @@ export function bwrapArgs(plan: MountPlan, options: BwrapOptions): string[] {
     "mask-dir": (path) => ["--perms", "0555", "--tmpfs", path, "--remount-ro", path],
   };
   plan.mounts.forEach((m, i) => args.push(...argsOf[m.op](m.path, String(options.mountFds[i]))));
+  if (options.privateTmp) {
+    const { path, sizeBytes } = options.privateTmp;
+    args.push("--size", String(sizeBytes), "--perms", "0700", "--tmpfs", path);
+  }
   args.push("--seccomp", String(options.seccompFd), "--chdir", options.cwd, "--");
   return args;
 }

@@ -4,14 +4,13 @@
  * environment and extra descriptors, plus `cleanup`, which quarantines what the command left at
  * protected paths. The builders it calls (mount plan, bwrap args, SBPL) are pure.
  */
-import { closeSync, mkdirSync, mkdtempSync, realpathSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, realpathSync, writeSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
 import { detectSandbox, insideBwrap, type SandboxAvailability } from "./detect.ts";
 import { scrubEnv } from "./env.ts";
-import { type Cgroup, cgroupLauncher, createCgroup, prlimitPrefix } from "./limits.ts";
+import { type Cgroup, cgroupLauncher, createCgroup, killAfter, prlimitPrefix } from "./limits.ts";
 import { gitLayout } from "./git-dirs.ts";
 import { gitEntries, planOnDisk, sandboxStateDir } from "./linux-plan.ts";
 import type { MountPlan } from "./mount-plan.ts";
@@ -19,6 +18,8 @@ import { entryKind } from "./paths.ts";
 import { PinError, pinPath } from "./pin.ts";
 import type { SandboxProfile } from "./profile.ts";
 import { quarantineAfterRun, type Quarantined } from "./quarantine.ts";
+import { makeRunDir } from "./run-dir.ts";
+import { sandboxUser, searchableBy, setprivPrefix } from "./run-as.ts";
 import { scanGitEntries, TreeIndexes } from "./scan.ts";
 import { killGroup, seatbeltCommand } from "./seatbelt.ts";
 import { seccompProgram } from "./seccomp.ts";
@@ -74,9 +75,12 @@ export interface WrappedCommand {
   processCap: string;
   /**
    * Must be called right after the spawn (bwrap waits for it): writes the seccomp program and hands
-   * the network channel to the proxy (extraStdio's "pipe" entries); on macOS takes its pid, to end what is left of its process group in cleanup (spawn it in a new session).
+   * the network channel to the proxy (extraStdio's "pipe" entries); on macOS takes its pid, to end
+   * what is left of its process group in cleanup (spawn it in a new session).
    */
-  attach(spawned: { pid?: number; stdio: Array<number | null | undefined> }): void;
+  attach(
+    spawned: { pid?: number; kill?: (signal: "SIGKILL") => void; stdio: Array<number | null | undefined> },
+  ): void;
   /** Filled by `cleanup`: what the command left at protected paths, moved to quarantine. */
   quarantined: Quarantined[];
   /**
@@ -119,7 +123,7 @@ export async function wrapCommand(
     await Promise.all(pending);
   };
   try {
-    const runDir = mkdtempSync(join(tmpdir(), "toolrt-sbx-"));
+    const runDir = makeRunDir();
     cleanups.push(() => rm(runDir, { recursive: true, force: true }));
     const tempDir = join(runDir, "tmp");
     mkdirSync(tempDir, { mode: 0o700 });
@@ -157,7 +161,7 @@ export async function wrapCommand(
         attach: (spawned) => void (group = spawned.pid),
       };
     }
-    return linuxCommand(profile, argv, options, availability, tempDir, cleanups, base);
+    return linuxCommand(profile, argv, options, availability, runDir, tempDir, cleanups, base);
   } catch (error) {
     await cleanup();
     throw error;
@@ -169,6 +173,7 @@ function linuxCommand(
   argv: string[],
   options: WrapOptions,
   availability: Extract<SandboxAvailability, { kind: "bwrap" }>,
+  runDir: string,
   tempDir: string,
   cleanups: Array<() => void | Promise<void>>,
   base: Pick<WrappedCommand, "env" | "removedEnv" | "network" | "cleanup" | "quarantined">,
@@ -183,26 +188,6 @@ function linuxCommand(
   const { plan, git, indexes } = planOnDisk(profile, tempDir, { stateDir: options.stateDir });
   timingMark("wrap:plan");
   if (plan.refusals.length) throw new SandboxRefusedError(plan.refusals);
-  // Descriptors from 3 on in bwrap: the seccomp program, the network channel, one per mount.
-  const extraStdio: Array<number | "pipe"> = ["pipe"];
-  if (base.network) extraStdio.push("pipe");
-  const mountFds: number[] = [];
-  try {
-    for (const m of plan.mounts) {
-      if (m.op === "mask-dir") {
-        mountFds.push(-1);
-        continue;
-      }
-      const fd = m.op === "mask-file" ? "pipe" : pinPath(m.path, { directory: entryKind(m.path) === "dir" });
-      if (typeof fd === "number") cleanups.push(() => closeSync(fd));
-      mountFds.push(3 + extraStdio.length);
-      extraStdio.push(fd);
-    }
-  } catch (error) {
-    if (error instanceof PinError) throw new SandboxRefusedError([error.message]);
-    throw error;
-  }
-  timingMark("wrap:pinned");
   cleanups.unshift(() => {
     timingMark("cleanup:start");
     const after = scanGitEntries(profile.writableRoots, indexes);
@@ -228,19 +213,62 @@ function linuxCommand(
   }
   timingMark("wrap:cgroup");
   const isRoot = process.getuid?.() === 0;
-  const needsRlimit = !cgroup || !cgroup.capsMemory;
   if (!cgroup && isRoot) {
     throw new SandboxRefusedError([
       "no process cap: running as root without a writable pids cgroup (RLIMIT_NPROC does not bind root)",
     ]);
   }
-  if (needsRlimit && !availability.prlimitPath) {
+  const rlimits = prlimitPrefix(availability.prlimitPath ?? "prlimit", profile.limits, {
+    processes: cgroup !== null,
+    memory: cgroup?.capsMemory === true,
+  });
+  if (rlimits.length > 0 && !availability.prlimitPath) {
     throw new SandboxRefusedError([
-      "no process or memory cap: no writable cgroup and no prlimit(1) (util-linux)",
+      `no prlimit(1) (util-linux) to set ${rlimits.slice(1, -1).join(" ")}: no writable cgroup covers them`,
     ]);
   }
+  const user = sandboxUser(profile);
+  if (user && !availability.setprivPath) {
+    throw new SandboxRefusedError([
+      `toolrt runs as root and the command should run as the workspace owner (uid ${user.uid}), but ` +
+      "setpriv(1) (util-linux) is missing: install it, or set the sandbox's runAsRoot",
+    ]);
+  }
+  if (user) {
+    if (!searchableBy(user, join(profile.workspace, "."))) {
+      throw new SandboxRefusedError([
+        `toolrt runs as root and the command should run as the workspace owner (uid ${user.uid}), who ` +
+        `cannot reach ${profile.workspace} (a directory above it is closed to that uid): open it, or ` +
+        "set the sandbox's runAsRoot",
+      ]);
+    }
+    chmodSync(runDir, 0o711); // bwrap, as that user, reaches the bind sources in it
+    base.env.HOME = user.home ?? tempDir;
+    // Masks and binds where that uid cannot reach are moot, and bwrap, as that uid, could not make them.
+    plan.mounts = plan.mounts.filter((m) => searchableBy(user, m.path));
+  }
+  // Descriptors from 3 on in bwrap: the seccomp program, the network channel, one per mount.
+  const extraStdio: Array<number | "pipe"> = ["pipe"];
+  if (base.network) extraStdio.push("pipe");
+  const mountFds: number[] = [];
+  try {
+    for (const m of plan.mounts) {
+      if (m.op === "mask-dir") {
+        mountFds.push(-1);
+        continue;
+      }
+      const fd = m.op === "mask-file" ? "pipe" : pinPath(m.path, { directory: entryKind(m.path) === "dir" });
+      if (typeof fd === "number") cleanups.push(() => closeSync(fd));
+      mountFds.push(3 + extraStdio.length);
+      extraStdio.push(fd);
+    }
+  } catch (error) {
+    if (error instanceof PinError) throw new SandboxRefusedError([error.message]);
+    throw error;
+  }
+  timingMark("wrap:pinned");
   const inner = [
-    ...(needsRlimit ? prlimitPrefix(availability.prlimitPath!, profile.limits, !cgroup) : []),
+    ...rlimits,
     ...(base.network ? base.network.bridgeCommand(4) : []),
     ...argv,
   ];
@@ -249,11 +277,17 @@ function linuxCommand(
     cwd: options.cwd,
     seccompFd: 3,
     mountFds,
+    privateTmp: { path: tempDir, sizeBytes: profile.limits.maxTmpBytes },
   });
   const program = seccompProgram(availability.seccompArch);
   return {
     ...base,
-    argv: [...(cgroup ? cgroupLauncher(cgroup.joinFiles) : []), ...outer, ...inner],
+    argv: [
+      ...(cgroup ? cgroupLauncher(cgroup.joinFiles) : []),
+      ...(user ? setprivPrefix(availability.setprivPath!, user) : []),
+      ...outer,
+      ...inner,
+    ],
     extraStdio,
     plan,
     processCap: cgroup ? "cgroup" : "rlimit",
@@ -272,6 +306,8 @@ function linuxCommand(
           closeSync(fd);
         }
       });
+      const seconds = profile.limits.maxWallSeconds;
+      if (seconds !== null && spawned.kill) cleanups.push(killAfter(spawned.kill.bind(spawned), seconds));
     },
   };
 }

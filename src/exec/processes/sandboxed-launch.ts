@@ -10,6 +10,7 @@
  * takes the cgroup's creation and removal off every command's path.
  */
 import type { SandboxPolicy } from "../../policy/sandbox-policy.ts";
+import { changedAutorun, describeAutorunChanges, snapshotAutorun } from "../../sandbox/autorun.ts";
 import { detectSandbox, type SandboxAvailability } from "../../sandbox/detect.ts";
 import { explainSandboxFailure } from "../../sandbox/explain.ts";
 import { type Cgroup, createCgroup } from "../../sandbox/limits.ts";
@@ -27,6 +28,14 @@ export interface UnsandboxedRun {
   command: string;
   cwd: string;
   reason: string;
+}
+
+/** A sandboxed command that changed files which run later (`autorun-files.ts`), for the audit log. */
+export interface AutorunRun {
+  command: string;
+  cwd: string;
+  /** What the model read with the result. */
+  detail: string;
 }
 
 /** A sandboxed command the sandbox stopped (a blocked write, read, host or process), for the audit log. */
@@ -48,6 +57,12 @@ export interface SandboxedLaunchOptions {
   onUnsandboxed?: (run: UnsandboxedRun) => void;
   /** Told of every sandboxed run that failed because of the sandbox. */
   onBlocked?: (run: BlockedRun) => void;
+  /** Told of every sandboxed run that changed files which run later. */
+  onAutorunChanged?: (run: AutorunRun) => void;
+  /** toolrt's state dir: the sandbox's indexes and quarantine (default: grantsDir, else the default). */
+  stateDir?: string;
+  /** Told of what a sandboxed command left at protected paths (moved to quarantine), after it ended. */
+  onQuarantined?: (run: { command: string; cwd: string; lines: string[] }) => void;
   /**
    * A person to ask for a host or a path the sandbox blocks (interactive sessions); without one,
    * such hosts are refused and the result names the exception to ask for.
@@ -55,10 +70,6 @@ export interface SandboxedLaunchOptions {
   asker?: SandboxAsker;
   /** Where "always" answers are recorded as session grants of the workspace. */
   grantsDir?: string;
-  /** toolrt's state dir: the sandbox's indexes and quarantine (default: grantsDir, else the default). */
-  stateDir?: string;
-  /** Told of what a sandboxed command left at protected paths (moved to quarantine), after it ended. */
-  onQuarantined?: (run: { command: string; cwd: string; lines: string[] }) => void;
   home?: string;
 }
 
@@ -100,6 +111,7 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
       cgroup = createCgroup(profile.limits);
     }
     const askHost = exceptions.hostAsker(request.command);
+    const autorunBefore = snapshotAutorun(profile.workspace);
     let wrapped;
     try {
       wrapped = await wrapCommand(profile, launch.argv, {
@@ -120,8 +132,6 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
     }
     timingMark("launch:wrapped");
     const denials = wrapped.network?.denials ?? [];
-    // Filled after the run, when the command left something at a protected path.
-    const notices = [...mode.notices];
     return {
       argv: wrapped.argv,
       env: wrapped.env,
@@ -131,14 +141,24 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
       cleanup: async () => {
         await wrapped.cleanup();
         timingMark("launch:cleaned");
-        if (wrapped.quarantined.length === 0) return;
-        const lines = wrapped.quarantined.map(describeQuarantined);
-        notices.push(
-          ...lines.map((line) => `The sandbox moved what the command left at a protected path: ${line}`),
-        );
-        options.onQuarantined?.({ command: request.command, cwd: launch.cwd, lines });
       },
-      notices,
+      notices: mode.notices,
+      afterRun: () => {
+        const lines: string[] = [];
+        // Filled by the cleanup, which has run by now.
+        const quarantined = wrapped.quarantined.map(describeQuarantined);
+        if (quarantined.length) {
+          options.onQuarantined?.({ command: request.command, cwd: launch.cwd, lines: quarantined });
+          lines.push(
+            ...quarantined.map((q) => `The sandbox moved what the command left at a protected path: ${q}`),
+          );
+        }
+        const changes = changedAutorun(autorunBefore, snapshotAutorun(profile.workspace), profile.workspace);
+        if (changes.length === 0) return lines;
+        const detail = describeAutorunChanges(changes);
+        options.onAutorunChanged?.({ command: request.command, cwd: launch.cwd, detail });
+        return [...lines, `This command ${detail}. Tell the user what changed in them and why.`];
+      },
       explainFailure: ({ output, exitCode }) => {
         const explanation = explainSandboxFailure({ output, exitCode, cwd: launch.cwd, denials }, profile);
         if (explanation) {
