@@ -297,7 +297,7 @@ function judgeInvocation(
   const args = inv.words.slice(1).map((w) => w.text);
   const redirectPaths = redirectAccess(redirects);
   const globs = new Set(inv.words.filter((w) => w.glob).map((w) => w.text));
-  const tree = treeRead(name, verdict.options ?? []);
+  const tree = treeRead([name, ...(verdict.subcommands ?? [])].join(" "), verdict.options ?? []);
   const operandPaths = withTree(
     verdict.paths.map((p) => (globs.has(p.path) ? { ...p, glob: true } : p)),
     tree,
@@ -359,7 +359,7 @@ function bindsCommandName(j: Judged): boolean {
 /** A tree walker reads every directory it is given, and `.` when it is given none. */
 function withTree(paths: Access[], tree: TreeRead | undefined): Access[] {
   if (!tree) return paths;
-  const reads = paths.some((p) => p.access === "read");
+  const reads = !tree.root && paths.some((p) => p.access === "read");
   return [...paths, ...(reads ? [] : [{ path: ".", access: "read" as const }])].map((p) =>
     p.access === "read" ? { ...p, tree } : p
   );

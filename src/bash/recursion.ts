@@ -12,6 +12,8 @@ export interface TreeRead {
   contents: boolean;
   /** It follows symbolic links it meets inside the tree. */
   follow: boolean;
+  /** It walks the working directory whatever its operands are. */
+  root?: boolean;
 }
 
 interface TreeEntry {
@@ -23,6 +25,8 @@ interface TreeEntry {
   /** An option whose value makes it walk (`grep -d recurse`), with that value. */
   walkValue?: { option: string; value: string };
   contents: boolean;
+  /** It walks the working directory whatever its operands are (they are patterns and revisions). */
+  root?: boolean;
 }
 
 const GREP: TreeEntry = {
@@ -42,9 +46,11 @@ const TREES: Record<string, TreeEntry> = {
   du: { always: true, follow: ["-L"], contents: false },
   tree: { always: true, follow: ["-l"], contents: false },
   find: { always: true, follow: ["-L", "-follow"], contents: false },
+  // Searches the tracked (with --untracked/--no-index, every) file below the working directory.
+  "git grep": { always: true, root: true, follow: [], contents: true },
 };
 
-/** How `name`, given these options (as its parser read them), reads directories; undefined when it does not walk them. */
+/** How `name` (with its subcommand: `git grep`), given these options (as its parser read them), reads directories; undefined when it does not walk them. */
 export function treeRead(name: string, options: readonly ReadOption[]): TreeRead | undefined {
   const entry = TREES[name];
   if (!entry) return undefined;
@@ -57,5 +63,5 @@ export function treeRead(name: string, options: readonly ReadOption[]): TreeRead
       entry.walkValue!.value.startsWith(o.value)
     );
   if (!entry.always && !given(entry.walk ?? []) && !byValue) return undefined;
-  return { contents: entry.contents, follow: given(entry.follow) };
+  return { contents: entry.contents, follow: given(entry.follow), ...(entry.root ? { root: true } : {}) };
 }

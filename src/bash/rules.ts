@@ -22,6 +22,8 @@ export interface Verdict {
   reasons: string[];
   /** The options as the command's parser read them (commands with a spec). */
   options?: ReadOption[];
+  /** The subcommands matched (commands with a spec), outermost first. */
+  subcommands?: string[];
 }
 
 /** Interpreters and the flags that hand them inline code. */
@@ -140,6 +142,7 @@ export function judge(words: Word[]): Verdict {
       ruleWords: judged.ruleWords,
       paths: judged.paths,
       options: judged.options,
+      subcommands: judged.subcommands,
     });
     verdict.noAutoAllow.push(...judged.noAutoAllow);
   } else {

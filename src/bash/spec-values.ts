@@ -33,6 +33,11 @@ const CHECKERS: Record<Check, Checker> = {
     siblings.length > 1 && (COMMAND_CONFIG.test(key) || key.startsWith("!"))
       ? { runs: `git config ${key} sets a command git will run` }
       : {},
+  "git-format": (format) =>
+    /%G/.test(format)
+      ? { runs: "the format shows signatures, which runs gpg (gpg.program) to verify them" }
+      : {},
+  "git-rev": gitRevision,
   "test-expression": (text, siblings, index) => {
     const risk = /^-[vR]$/.test(siblings[index - 1] ?? "") ? evaluationRisk(text, "varname") : undefined;
     return risk ? { runs: risk } : {};
@@ -130,6 +135,18 @@ function psBsdWord(word: string): CheckResult {
 /** Config keys whose value git runs as a command (or that load other config). */
 const COMMAND_CONFIG =
   /^(?:core\.(?:pager|sshcommand|editor|fsmonitor|hookspath|askpass|gitproxy)|sequence\.editor|diff\.external|diff\..*\.(?:command|textconv)|merge\..*\.driver|filter\..*|credential\..*helper|credential\.helper|gpg\..*program|gpg\.program|include\.path|includeif\..*|alias\..*|pager\..*|interactive\.difffilter|uploadpack\.packobjectshook|remote\..*\.(?:uploadpack|receivepack|vcs)|protocol\..*|http\..*proxy|url\..*)$/i;
+
+/**
+ * A revision or path given to git: `REV:PATH` and `:N:PATH` name a file's content in the object
+ * store, which is a read of that file for path rules (`git show HEAD:.env` prints `.env`); a bare
+ * word may be a path (`git log -p .env`). `:/text` searches commit messages.
+ */
+function gitRevision(word: string): CheckResult {
+  if (word.startsWith(":/") || word.startsWith(":!") || word.startsWith(":(")) return {};
+  const colon = word.indexOf(":");
+  const path = colon < 0 ? word : word.slice(colon + 1).replace(/^[0-3]:/, "");
+  return path === "" ? {} : { paths: [{ path, access: "read" }] };
+}
 
 function gitRemote(remote: string): CheckResult {
   if (/^(?:ext|fd)::/.test(remote)) {

@@ -50,6 +50,8 @@ export type Check =
   | "ps-format"
   | "git-remote"
   | "git-config-key"
+  | "git-format"
+  | "git-rev"
   | "test-expression"
   | "secret-name";
 

@@ -2,7 +2,8 @@
  * Commands that walk directory trees are judged by what the tree holds when they are checked.
  * Each form was verified in real bash: `grep -r KEY .` printed `.env:API_KEY=...`, `grep -R`,
  * `rg -L`, `ls -RL`, `du -aL` and `find -follow` went through a link in the workspace into a
- * directory outside it (a key under `~/.ssh` was printed by `grep -R` and `rg -L`).
+ * directory outside it (a key under `~/.ssh` was printed by `grep -R` and `rg -L`). `git grep KEY`
+ * printed a tracked `.env`, with `--untracked` or `--no-index` an untracked one.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
@@ -84,6 +85,9 @@ describe("a secrets file below the tree asks, as reading it by name does", () =>
       "grep --recu KEY config",
       "grep --dir=rec KEY .",
       "rg KEY",
+      "git grep KEY",
+      "git grep --untracked KEY",
+      "git grep --no-index KEY -- src",
     ]
   ) {
     test(command, async () => {

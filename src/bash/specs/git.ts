@@ -27,7 +27,12 @@ const RUNS: Review = {
   "-O": program("runs a pager on the matching files"),
 };
 
-const REVS: Slot[] = [{ name: "revs", role: "plain", optional: true, repeat: true }];
+const REVS: Slot[] = [{ name: "revs", role: "plain", optional: true, repeat: true, check: "git-rev" }];
+/** `--format` and `--pretty`: `%G?`, `%GG`, `%GS`, `%GK`... verify signatures with gpg. */
+const FORMATS: OptionSpec[] = [
+  opt("--format", { role: "plain", check: "git-format" }),
+  { names: ["--pretty"], arg: "optional", check: "git-format" },
+];
 const sub = (
   summary: string,
   name: string,
@@ -72,7 +77,7 @@ const REV_OPTIONS: OptionSpec[] = [
   ...flags("--timestamp", "--header", "--follow", "--clear-decorations", "--source", "--use-mailmap"),
   ...flags("--mailmap", "--full-diff", "--log-size", "-t", "-r", "--root", "--no-commit-id", "-v", "-s"),
   ...flags("--always", "--objects", "--objects-edge", "--unpacked", "--no-object-names", "--object-names"),
-  ...values("--glob", "--exclude", "--exclude-hidden", "--format", "--encoding", "--date", "--min-parents"),
+  ...values("--glob", "--exclude", "--exclude-hidden", "--encoding", "--date", "--min-parents"),
   ...values(
     "--max-parents",
     "-n --max-count",
@@ -84,7 +89,8 @@ const REV_OPTIONS: OptionSpec[] = [
   ),
   ...values("--before", "--max-age", "--min-age", "--author", "--committer", "--grep-reflog", "--grep"),
   ...values("--decorate-refs", "--decorate-refs-exclude", "-L", "--filter"),
-  ...optionals("--branches", "--tags", "--remotes", "--ancestry-path", "--no-walk", "--pretty"),
+  ...optionals("--branches", "--tags", "--remotes", "--ancestry-path", "--no-walk"),
+  ...FORMATS,
   ...optionals("--expand-tabs", "--notes", "--show-notes", "--show-linear-break", "--decorate"),
   { names: ["--show-signature"], role: "program", why: "runs gpg (gpg.program) to verify signatures" },
 ];
@@ -214,6 +220,8 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   "check-attr": sub("show gitattributes", "check-attr", { operands: [{ role: "plain", repeat: true }] }),
   grep: sub("search tracked files", "grep", {
     review: { "-f": read, "--no-index": { changes: { revs: "read" } } },
+    // The pattern comes first; what is searched is judged as a tree walk (recursion.ts).
+    operands: [{ name: "revs", role: "plain", optional: true, repeat: true }],
     options: [
       ...reviewed(GIT_OPTIONS.grep!, { ...RUNS, "-f": read }),
       ...values("-e"),
@@ -477,12 +485,17 @@ export const GIT: Record<string, CommandSpec> = {
         "git log --bogus",
         "git log --show-signature",
         "git show --show-sig HEAD",
+        "git log --format=%G?",
+        "git log --pretty=format:%GS",
       ],
       paths: {
         "git -C /etc status": ["read:/etc"],
         "git diff --no-index a /etc/passwd": ["read:a", "read:/etc/passwd"],
         "git diff -O/etc/order": ["read:/etc/order"],
         "git commit -F ~/.aws/credentials": ["read:~/.aws/credentials"],
+        "git show HEAD:.env": ["read:.env"],
+        "git cat-file -p :0:config/.env": ["read:config/.env"],
+        "git blame .env": ["read:.env"],
       },
     },
   },
