@@ -204,6 +204,8 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
       const j = judgeInvocation(inv, i === 0 ? raw.redirects : []);
       const unknown = unknownWord(j);
       if (unknown) complex.push(unknownVariable(unknown));
+      const globbed = globbedCommand(j);
+      if (globbed) complex.push(globbed);
       if (bindsCommandName(j)) {
         complex.push("hash -p binds a command name to a program (it can shadow a command)");
       }
@@ -342,6 +344,7 @@ function judgeInvocation(
     paths,
     command,
     ...(inv.chdir !== undefined ? { chdir: inv.chdir } : {}),
+    ...(verdict.globSubcommand ? { globSubcommand: verdict.globSubcommand } : {}),
   };
   const workLoss = workLossOf(judged);
   if (workLoss.length > 0) {
@@ -403,6 +406,20 @@ function takesInput(raw: RawCommand): boolean {
 function unknownWord(j: Judged): string | undefined {
   if (j.words[0]?.unknown) return j.words[0].unknown;
   return PRINTERS.has(j.name) ? undefined : j.words.find((w) => w.unknown)?.unknown;
+}
+
+/**
+ * An unquoted glob as the command name (`/usr/b*n/curl`, `cur?`) or where a subcommand goes
+ * (`git pus*`): the files present pick the program or subcommand, so no rule can be matched
+ * against it with confidence (deny and ask rules may well be meant).
+ */
+function globbedCommand(j: Judged): string | undefined {
+  const name = j.words[0];
+  if (name?.glob) {
+    return `the command name ${name.text} is a glob: the files present pick the program it runs`;
+  }
+  const sub = j.globSubcommand;
+  return sub ? `${sub} is a glob: the files present pick the subcommand it runs` : undefined;
 }
 
 /** A command that ran nothing itself (`bash -c '...' > out`): keep its redirections. */

@@ -77,6 +77,8 @@ export interface Judged {
   inline?: string | null;
   /** The directory a wrapper runs it in (`env -C DIR`, `sudo -D DIR`). */
   chdir?: string;
+  /** An unquoted glob where a subcommand goes (`git pus*`). */
+  globSubcommand?: string;
   /** Every directory it may run in (`cd` earlier in the line); `.` is where the line started. */
   dirs?: string[];
   /** Where `$OLDPWD` and `cd -` may point when it runs. */

@@ -24,6 +24,8 @@ export interface Verdict {
   options?: ReadOption[];
   /** The subcommands matched (commands with a spec), outermost first. */
   subcommands?: string[];
+  /** An unquoted glob where a subcommand goes (`git pus*`). */
+  globSubcommand?: string;
 }
 
 /** Interpreters and the flags that hand them inline code. */
@@ -143,6 +145,7 @@ export function judge(words: Word[]): Verdict {
       paths: judged.paths,
       options: judged.options,
       subcommands: judged.subcommands,
+      ...(judged.globSubcommand ? { globSubcommand: judged.globSubcommand } : {}),
     });
     verdict.noAutoAllow.push(...judged.noAutoAllow);
   } else {

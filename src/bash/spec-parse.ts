@@ -35,6 +35,8 @@ export interface SpecVerdict {
   options: ReadOption[];
   /** The operands of the last subcommand, and whether `--` came before each. */
   operands: { text: string; afterDashDash: boolean }[];
+  /** An unquoted glob where a subcommand goes (`git pus*`): which subcommand runs depends on the files. */
+  globSubcommand?: string;
 }
 
 /** One option as the tool's parser reads it. */
@@ -154,6 +156,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   const refuse = (why: string) => reasons.push(why);
   /** Reasons no prefix rule may cover the command, found while reading the words. */
   const blocks: string[] = [];
+  let globSubcommand: string | undefined;
   /** An unknown option where the spec says unknown options may run programs. */
   const unknown = (why: string) => {
     refuse(why);
@@ -327,6 +330,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       const sub = findSubcommand(level.spec, text);
       if (!sub) {
         refuse(`${label()} ${text}: not a subcommand known to only read`);
+        if (words[i]!.glob) globSubcommand = `${label()} ${text}`;
         if (
           level.spec.unknownOptionsRun && words.slice(i + 1).some((w) => w.glob && /^[-*?[]/.test(w.text))
         ) {
@@ -378,6 +382,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       text: w.text,
       afterDashDash: beforeDashDash !== undefined && k >= beforeDashDash,
     })),
+    ...(globSubcommand ? { globSubcommand } : {}),
   };
   const effect = level.spec.effect ?? "plain";
   if (effect !== "plain" && !readMode) {
