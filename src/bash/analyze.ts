@@ -38,7 +38,15 @@ import { quoteViews } from "./views.ts";
 import { unknownVariable, walkTree } from "./walker.ts";
 import { destructiveWarnings } from "./warnings.ts";
 import { workLossOf } from "./work-loss.ts";
-import { basename, SAFE_ENV_VARS, type Script, SHELLS, stdinScript, stdinText, unwrap } from "./wrappers.ts";
+import {
+  basename,
+  isSafeAssignment,
+  type Script,
+  SHELLS,
+  stdinScript,
+  stdinText,
+  unwrap,
+} from "./wrappers.ts";
 
 /** Above this many sub-commands the analyzer stops judging them one by one: ask. */
 export const MAX_SUBCOMMANDS = 50;
@@ -181,7 +189,7 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
       return;
     }
     const sub = analyzeInner(script.text, parser, depth + 1);
-    const unsafeEnv = Object.keys(script.env).some((key) => !SAFE_ENV_VARS.has(key));
+    const unsafeEnv = Object.entries(script.env).some(([key, value]) => !isSafeAssignment(key, value));
     for (const j of sub.judged) {
       j.command.via ??= script.via;
       j.command.env = { ...script.env, ...j.command.env };
@@ -305,7 +313,7 @@ function judgeInvocation(
     tree,
   );
   const paths: Access[] = [...operandPaths, ...redirectPaths];
-  const hasUnsafeEnv = Object.keys(inv.env).some((key) => !SAFE_ENV_VARS.has(key));
+  const hasUnsafeEnv = Object.entries(inv.env).some(([key, value]) => !isSafeAssignment(key, value));
   // A spec judges the words it knows bash evaluates; other builtins are judged here.
   const evaluated = specFor(name) ? [] : evaluationRisks(name, args);
   const noAutoAllow = [...inv.notes, ...verdict.noAutoAllow, ...evaluated];

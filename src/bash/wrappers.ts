@@ -40,12 +40,23 @@ export const SAFE_ENV_VARS: ReadonlySet<string> = new Set([
   "GOEXPERIMENT",
   "CGO_ENABLED",
   "GO111MODULE",
-  "GOFLAGS",
   "PYTHONUNBUFFERED",
   "PYTHONDONTWRITEBYTECODE",
   "PYTHONHASHSEED",
   "NODE_NO_WARNINGS",
 ]);
+
+/**
+ * Whether an assignment leaves the command as read-only as it was: a variable on the safe list whose
+ * value names no file. glibc opens `TZ=/path`, `TZ=:path` and `TZ=../../path` (below
+ * /usr/share/zoneinfo) as a time zone file, and `LANG=../../dir` as a locale directory.
+ */
+export function isSafeAssignment(name: string, value: string): boolean {
+  return SAFE_ENV_VARS.has(name) && !NAMES_A_FILE.test(value);
+}
+
+/** An absolute or home path (after TZ's optional `:`), a `..` segment, or an expansion. */
+const NAMES_A_FILE = /^:?[/~]|(?:^:?|\/)\.\.(?:\/|$)|[$`]/;
 
 export interface Invocation {
   /** The command that actually runs, wrappers removed. */

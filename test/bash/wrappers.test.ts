@@ -92,6 +92,35 @@ describe("environment assignments", () => {
       expect(a.prefix).toBe("npm run");
     }
   });
+  test("a safe variable whose value names a file is not safe (glibc opens TZ=/path as a zone file)", async () => {
+    for (
+      const assignment of [
+        "TZ=/home/u/.aws/credentials",
+        "TZ=:/home/u/.aws/credentials",
+        "TZ=../../../home/u/.ssh/id_rsa",
+        "TZ=:../../x",
+        "TZ=~/.aws/credentials",
+        "LANG=../../../tmp/x",
+        "LC_ALL=/tmp/x",
+        "TZ=$F",
+      ]
+    ) {
+      const a = await analyzeBash(`${assignment} date`);
+      expect(a.commands[0]!.hasUnsafeEnv, assignment).toBe(true);
+      expect(a.readOnly, assignment).toBe(false);
+    }
+    for (
+      const assignment of ["TZ=UTC", "TZ=America/New_York", "TZ=:Europe/Paris", "TZ=EST5EDT,M3.2.0,M11.1.0"]
+    ) {
+      const a = await analyzeBash(`${assignment} date`);
+      expect(a.commands[0]!.hasUnsafeEnv, assignment).toBe(false);
+      expect(a.readOnly, assignment).toBe(true);
+    }
+  });
+  test("GOFLAGS is not safe: -toolexec names a program go runs", async () => {
+    expect(SAFE_ENV_VARS.has("GOFLAGS")).toBe(false);
+    expect((await analyzeBash("GOFLAGS=-toolexec=./x go vet ./...")).commands[0]!.hasUnsafeEnv).toBe(true);
+  });
   test("any other variable stays and blocks prefix allow rules, but deny rules still see the command", async () => {
     for (const name of ["LD_PRELOAD", "PATH", "GIT_SSH_COMMAND", "PAGER", "FOO"]) {
       const a = await analyzeBash(`${name}=x rm -rf build`);
