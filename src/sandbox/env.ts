@@ -50,6 +50,17 @@ export const SECRET_ENV_NAMES: readonly SecretEnvPattern[] = [
   { pattern: "*_PAT", why: "personal access tokens", catches: ["AZURE_DEVOPS_EXT_PAT"] },
   { pattern: "*COOKIE*", why: "session cookies", catches: ["SESSION_COOKIE"] },
   { pattern: "*_DSN", why: "connection strings with credentials", catches: ["SENTRY_DSN"] },
+  { pattern: "DSN", why: "a connection string with credentials", catches: ["DSN"] },
+  { pattern: "*_SK", why: "secret keys spelled SK (Stripe's sk_live_...)", catches: ["STRIPE_SK"] },
+  {
+    pattern: "*WEBHOOK*",
+    why: "webhook URLs, whose path is the secret",
+    catches: ["SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK", "WEBHOOK_URL"],
+  },
+  { pattern: "*BEARER*", why: "bearer credentials", catches: ["BEARER", "API_BEARER"] },
+  { pattern: "AUTH_*", why: "auth headers and strings", catches: ["AUTH_HEADER", "AUTH_STRING"] },
+  { pattern: "*AUTHORIZATION*", why: "authorization headers", catches: ["HTTP_AUTHORIZATION"] },
+  { pattern: "SESSION", why: "a session id or cookie", catches: ["SESSION"] },
   {
     pattern: "*CONNECTION_STRING*",
     why: "connection strings with account keys",
@@ -91,6 +102,9 @@ export const NEEDED_ENV_NAMES: readonly string[] = [
   "XDG_SESSION_TYPE",
   "DBUS_SESSION_BUS_ADDRESS",
   "NODE_OPTIONS",
+  "XDG_CURRENT_DESKTOP",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
   "REDIS_URL",
   "MONGODB_URI",
 ];
