@@ -2,6 +2,7 @@
  * The decision: one pure, synchronous function for every caller. deny > ask > allow across all
  * sources; then the mode and the tool's own answer. Every decision says what made it.
  */
+import { npmCommandTexts } from "../bash/npm-commands.ts";
 import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import { type CallFacts, factsOf } from "./facts.ts";
@@ -32,6 +33,8 @@ export interface CommandTarget {
    * ask rules match this too, so `Bash(bash:*)` holds for what runs inside `bash -c`.
    */
   viaText?: string;
+  /** The command as its program will read it (`npm publ` is `npm publish`): deny and ask rules match these too. */
+  canonicalTexts?: string[];
   argv: string[];
   hasUnsafeEnv: boolean;
   noAutoAllow: string[];
@@ -296,6 +299,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       bareText: stripAssignments(c.ruleText),
       wrappedText: c.argv.join(" "),
       ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}` } : {}),
+      canonicalTexts: npmCommandTexts(stripAssignments(c.ruleText).split(" ")),
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,
       noAutoAllow: c.noAutoAllow,
@@ -376,7 +380,8 @@ function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
     // Deny and ask also see the wrappers: `Bash(nohup:*)` denies `nohup ./server`.
     const { regex } = rule.command;
     return regex.test(command.bareText) || regex.test(command.text) || regex.test(command.wrappedText) ||
-      (command.viaText !== undefined && regex.test(command.viaText));
+      (command.viaText !== undefined && regex.test(command.viaText)) ||
+      (command.canonicalTexts ?? []).some((text) => regex.test(text));
   }
   if (command.hasUnsafeEnv) return false;
   if (command.noAutoAllow.length > 0) {
