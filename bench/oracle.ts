@@ -14,7 +14,11 @@ import { runOracle } from "../test/oracle/oracle.ts";
 import { loadBashParser } from "../src/bash/parser.ts";
 
 const { values } = parseArgs({
-  options: { out: { type: "string" }, jobs: { type: "string", default: "2" }, timeout: { type: "string", default: "10000" } },
+  options: {
+    out: { type: "string" },
+    jobs: { type: "string", default: "2" },
+    timeout: { type: "string", default: "10000" },
+  },
 });
 
 const missing = unavailable();
@@ -38,7 +42,9 @@ try {
     timeoutMs: Number(values.timeout),
     onExecuted: (done, i, total) => {
       if (done.discrepancies.length > 0 || i % 100 === 0) {
-        console.error(`[${i}/${total}] ${done.command}: ${done.discrepancies.map((d) => d.class).join(", ") || "ok"}`);
+        console.error(
+          `[${i}/${total}] ${done.command}: ${done.discrepancies.map((d) => d.class).join(", ") || "ok"}`,
+        );
       }
     },
   });

@@ -348,8 +348,9 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   };
   const effect = level.spec.effect ?? "plain";
   if (effect !== "plain" && !readMode) {
-    judgeUse({ key: "", role: effect, text: "", label: label(), flag: true }, verdict, label());
-    if (level.spec.effectWhy) reasons.push(`${label()} ${level.spec.effectWhy}`);
+    const why = level.spec.effectWhy;
+    const slot = why === undefined ? {} : { slot: { role: effect, why } };
+    judgeUse({ key: "", role: effect, text: "", label: "", flag: true, ...slot }, verdict, label());
   }
   for (const use of uses) {
     const role = changes.get(use.key) ?? use.role;
@@ -416,8 +417,10 @@ function assignOperands(
 }
 
 function judgeUse(use: Use, v: SpecVerdict, label: string): void {
-  const what = use.flag ? `${label} ${use.label}` : `${label} ${use.label} ${JSON.stringify(use.text)}`;
-  const why = use.option?.why;
+  const what = use.flag
+    ? `${label}${use.label === "" ? "" : ` ${use.label}`}`
+    : `${label} ${use.label} ${JSON.stringify(use.text)}`;
+  const why = use.option?.why ?? use.slot?.why;
   const check = use.option?.check ?? use.slot?.check;
   const path = (access: "read" | "write") => {
     if (use.text !== "-" && use.text !== "" && !use.flag) v.paths.push({ path: use.text, access });
@@ -454,6 +457,9 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       break;
     case "unchecked":
       v.reasons.push(`${what} ${why ?? "does something the analyzer does not follow"}`);
+      break;
+    case "network":
+      v.reasons.push(`${what} ${why ?? "reaches the network"}`);
       break;
     case "varname":
     case "assign":

@@ -53,12 +53,14 @@ export const READS: readonly PathAllowance[] = [
       "/etc/java-17-openjdk/",
       "/etc/python3.11/",
     ],
-    why: "read by the C library, locale, TLS and runtime start-up of every program; world-readable system config",
+    why:
+      "read by the C library, locale, TLS and runtime start-up of every program; world-readable system config",
   },
   {
     id: "proc-sys",
     paths: ["/proc/", "/sys/", "/dev/null", "/dev/urandom", "/dev/random", "/dev/zero"],
-    why: "the jail's own processes (a pid namespace) and the machine's description; environments printed are secret-output",
+    why:
+      "the jail's own processes (a pid namespace) and the machine's description; environments printed are secret-output",
   },
   {
     id: "toolchains",
@@ -69,7 +71,8 @@ export const READS: readonly PathAllowance[] = [
     id: "git-user-config",
     paths: ["~/.gitconfig", "~/.config/git/", "/etc/gitconfig"],
     commands: ["git", "rg", "cargo"],
-    why: "git's configuration (ripgrep reads its excludes file, cargo its defaults); credentials live in helpers, not there",
+    why:
+      "git's configuration (ripgrep reads its excludes file, cargo its defaults); credentials live in helpers, not there",
   },
   {
     id: "pip-config",
@@ -90,7 +93,8 @@ export const WRITES: readonly PathAllowance[] = [
     id: "git-index-refresh",
     paths: ["./.git/index.lock", "./.git/index"],
     commands: ["git"],
-    why: "git status, diff and describe refresh the index's stat cache (lock, write, rename): no tracked content changes",
+    why:
+      "git status, diff and describe refresh the index's stat cache (lock, write, rename): no tracked content changes",
   },
 ];
 
@@ -170,7 +174,8 @@ export const NETWORK: readonly NetworkAllowance[] = [
   {
     id: "cluster-api",
     commands: ["kubectl", "helm"],
-    why: "kubectl get/describe/logs ask the cluster API the user's kubeconfig names; the spec refuses --server",
+    why:
+      "kubectl get/describe/logs ask the cluster API the user's kubeconfig names; the spec refuses --server",
   },
   {
     id: "github-api",

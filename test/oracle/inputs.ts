@@ -64,7 +64,7 @@ export function specInputs(paths: VariantPaths = VARIANT_PATHS): OracleInput[] {
  * At most this many variants per command or subcommand, spread evenly over its options (git's
  * generated option lists alone would give thousands): every spec is covered, the run stays minutes.
  */
-export const VARIANTS_PER_LEVEL = 24;
+export const VARIANTS_PER_LEVEL = 8;
 
 function evenly<T>(list: T[], most: number): T[] {
   if (list.length <= most) return list;
@@ -80,7 +80,9 @@ interface Level {
 function* levels(prefix: string[], spec: CommandSpec, inherited: readonly OptionSpec[]): Generator<Level> {
   yield { prefix, spec, inherited };
   const below = [...inherited, ...(spec.persistent ?? [])];
-  for (const [name, sub] of Object.entries(spec.subcommands ?? {})) yield* levels([...prefix, name], sub, below);
+  for (const [name, sub] of Object.entries(spec.subcommands ?? {})) {
+    yield* levels([...prefix, name], sub, below);
+  }
 }
 
 function variants(
@@ -132,7 +134,10 @@ function operandFills(spec: CommandSpec, paths: VariantPaths): string[] {
   if (spec.subcommands && !slots) return [];
   const pathSlot = slots === undefined || slots.some((s) => s.role === "read" || s.role === "write");
   if (!pathSlot) return [];
-  const before = (slots ?? []).slice(0, Math.max(0, (slots ?? []).findIndex((s) => s.role === "read" || s.role === "write")))
+  const before = (slots ?? []).slice(
+    0,
+    Math.max(0, (slots ?? []).findIndex((s) => s.role === "read" || s.role === "write")),
+  )
     .map((s) => s.optional ? undefined : "x").filter((w) => w !== undefined);
   return [paths.inside, paths.outside, paths.secret, "cloud/credentials", "."].map((p) =>
     [...before, p].join(" ")

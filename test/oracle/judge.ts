@@ -24,13 +24,17 @@ export function namedPrograms(analysis: BashAnalysis): Set<string> {
 export function judge(analysis: BashAnalysis, run: RunResult, scratch: Scratch): Discrepancy[] {
   const named = namedPrograms(analysis);
   const found = new Map<string, Discrepancy>();
-  const add = (cls: DiscrepancyClass, detail: string) => found.set(`${cls} ${detail}`, { class: cls, detail });
+  const add = (cls: DiscrepancyClass, detail: string) =>
+    found.set(`${cls} ${detail}`, { class: cls, detail });
   const forNamed = (list: readonly PathAllowance[]) =>
-    list.filter((a) => a.commands === undefined || a.commands.some((c) => named.has(c))).flatMap((a) => a.paths);
+    list.filter((a) => a.commands === undefined || a.commands.some((c) => named.has(c))).flatMap((a) =>
+      a.paths
+    );
   const readsAllowed = forNamed(READS);
   const writesAllowed = forNamed(WRITES);
   const connects = NETWORK.some((a) => a.commands.some((c) => named.has(c)));
-  const inWorkspace = (path: string) => path === scratch.workspace || path.startsWith(`${scratch.workspace}/`);
+  const inWorkspace = (path: string) =>
+    path === scratch.workspace || path.startsWith(`${scratch.workspace}/`);
   // The first program is the `bash -c` the jail runs the command with.
   let shellSeen = false;
   for (const event of parseTrace(run.trace)) {
@@ -41,12 +45,16 @@ export function judge(analysis: BashAnalysis, run: RunResult, scratch: Scratch):
           continue;
         }
         const program = basename(event.path);
-        if (!named.has(program) && !execAllowed(program, named)) add("exec", `${event.path} (${event.argv.join(" ")})`);
+        if (!named.has(program) && !execAllowed(program, named)) {
+          add("exec", `${event.path} (${event.argv.join(" ")})`);
+        }
         break;
       }
       case "read":
         if (isSecret(event.path, scratch)) add("secret-read", event.path);
-        else if (!inWorkspace(event.path) && !covered(event.path, readsAllowed, scratch.home, scratch.workspace)) {
+        else if (
+          !inWorkspace(event.path) && !covered(event.path, readsAllowed, scratch.home, scratch.workspace)
+        ) {
           add("outside-read", event.path);
         }
         break;

@@ -65,7 +65,10 @@ export interface OracleFigures {
   /** Commands with at least one discrepancy of the class. */
   discrepancies: Record<DiscrepancyClass, number>;
   commandsWithDiscrepancies: number;
-  bySource: Record<string, { inputs: number; autoAllowed: number; executed: number; withDiscrepancies: number }>;
+  bySource: Record<
+    string,
+    { inputs: number; autoAllowed: number; executed: number; withDiscrepancies: number }
+  >;
 }
 
 export interface OracleOptions {
@@ -78,7 +81,9 @@ export interface OracleOptions {
   onExecuted?: (done: Executed, index: number, total: number) => void;
 }
 
-export async function runOracle(options: OracleOptions): Promise<{ figures: OracleFigures; executed: Executed[] }> {
+export async function runOracle(
+  options: OracleOptions,
+): Promise<{ figures: OracleFigures; executed: Executed[] }> {
   const decideOne = decider(options.scratch);
   const decided = options.inputs.map(decideOne);
   const allowed = decided.filter((d) => d.decision === "allow");
@@ -111,7 +116,9 @@ function figuresOf(decided: Decided[], executed: Executed[]): OracleFigures {
   const discrepancies = Object.fromEntries(CLASSES.map((c) => [c, 0])) as Record<DiscrepancyClass, number>;
   for (const e of executed) for (const c of new Set(e.discrepancies.map((d) => d.class))) discrepancies[c]++;
   const bySource: OracleFigures["bySource"] = {};
-  const source = (name: string) => (bySource[name] ??= { inputs: 0, autoAllowed: 0, executed: 0, withDiscrepancies: 0 });
+  const source = (
+    name: string,
+  ) => (bySource[name] ??= { inputs: 0, autoAllowed: 0, executed: 0, withDiscrepancies: 0 });
   for (const d of decided) {
     source(d.input.source).inputs++;
     if (d.decision === "allow") source(d.input.source).autoAllowed++;

@@ -226,6 +226,15 @@ const GH_VIEW = [
   ...values("-i --interval", "--color"),
 ];
 
+/**
+ * Terraform reads state through the backend the workspace's files configure (any host, with the
+ * user's credentials) and loads the provider plugins it downloaded (programs from the workspace).
+ */
+const FROM_BACKEND: Partial<CommandSpec> = {
+  effect: "network",
+  effectWhy: "reads state from the backend the workspace configures and runs its provider plugins",
+};
+
 export const DEV: SpecFamily = {
   docker: containers("docker"),
   podman: containers("podman"),
@@ -292,13 +301,23 @@ export const DEV: SpecFamily = {
       show: ro("state or plan", flags("-json", "-no-color"), {
         operands: [{ role: "read", optional: true }],
         cluster: false,
+        ...FROM_BACKEND,
       }),
       output: ro("output values", [...flags("-json", "-raw", "-no-color"), opt("-state", { role: "read" })], {
         operands: [{ role: "plain", optional: true }],
         cluster: false,
+        ...FROM_BACKEND,
       }),
-      providers: ro("providers", [], { operands: NONE, cluster: false }),
+      providers: ro("providers", [], { operands: NONE, cluster: false, ...FROM_BACKEND }),
     },
-    tests: { readOnly: ["terraform show -json", "terraform output -raw"], notReadOnly: ["terraform apply"] },
+    tests: {
+      readOnly: ["terraform version", "terraform -version"],
+      notReadOnly: [
+        "terraform apply",
+        "terraform show -json",
+        "terraform output -raw",
+        "terraform providers",
+      ],
+    },
   },
 };
