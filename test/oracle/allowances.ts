@@ -70,9 +70,27 @@ export const READS: readonly PathAllowance[] = [
   {
     id: "git-user-config",
     paths: ["~/.gitconfig", "~/.config/git/", "/etc/gitconfig"],
-    commands: ["git", "rg", "cargo"],
+    commands: ["git", "rg", "cargo", "npm", "npx"],
     why:
       "git's configuration (ripgrep reads its excludes file, cargo its defaults); credentials live in helpers, not there",
+  },
+  {
+    id: "npm-state",
+    paths: ["~/.npm/", "~/.npmrc", "/etc/npmrc"],
+    commands: ["npm", "npx"],
+    why: "npm's own directory (debug logs, update-check stamp, cache) and configuration; no user content",
+  },
+  {
+    id: "system-directories",
+    paths: ["/etc", "/var/lib/", "/var/cache/man/"],
+    commands: ["whereis", "ls", "find", "du", "stat", "man"],
+    why: "listing system directories names files only; man's index is world-readable",
+  },
+  {
+    id: "df-operands",
+    paths: ["/"],
+    commands: ["df"],
+    why: "df opens a named file only to ask its file system for usage figures; it reads no content",
   },
   {
     id: "pip-config",
@@ -88,6 +106,12 @@ export const WRITES: readonly PathAllowance[] = [
     id: "devices",
     paths: ["/dev/null", "/dev/tty", "/dev/stdout", "/dev/stderr", "/proc/self/fd/"],
     why: "discarding output, the terminal (bash opens /dev/tty at start-up), the command's own streams",
+  },
+  {
+    id: "npm-logs",
+    paths: ["~/.npm/_logs/", "~/.npm/_update-notifier-last-checked", "~/.npm"],
+    commands: ["npm", "npx"],
+    why: "every npm command writes its debug log and update-check stamp in npm's own directory",
   },
   {
     id: "git-index-refresh",
@@ -176,6 +200,11 @@ export const NETWORK: readonly NetworkAllowance[] = [
     commands: ["kubectl", "helm"],
     why:
       "kubectl get/describe/logs ask the cluster API the user's kubeconfig names; the spec refuses --server",
+  },
+  {
+    id: "package-registry",
+    commands: ["npm", "npx", "pnpm", "yarn", "bun", "pip", "pip3"],
+    why: "queries of the configured registry (view, search, the tool's own update check); --registry asks",
   },
   {
     id: "github-api",

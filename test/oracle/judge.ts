@@ -16,9 +16,13 @@ export interface Discrepancy {
   detail: string;
 }
 
-/** The programs the analysis says the command runs (base names of every simple command's argv[0]). */
+/**
+ * The programs the analysis says the command runs: every simple command's argv[0], and the command
+ * a wrapper runs (`timeout 5 ls` runs ls: the first word of the rule text, wrappers stripped).
+ */
 export function namedPrograms(analysis: BashAnalysis): Set<string> {
-  return new Set(analysis.commands.map((c) => basename(c.argv[0] ?? "")).filter((n) => n !== ""));
+  const words = analysis.commands.flatMap((c) => [c.argv[0] ?? "", c.ruleText.split(" ")[0] ?? ""]);
+  return new Set(words.map((w) => basename(w)).filter((n) => n !== ""));
 }
 
 export function judge(analysis: BashAnalysis, run: RunResult, scratch: Scratch): Discrepancy[] {

@@ -230,6 +230,12 @@ const GH_VIEW = [
  * Terraform reads state through the backend the workspace's files configure (any host, with the
  * user's credentials) and loads the provider plugins it downloaded (programs from the workspace).
  */
+/** Every terraform run checks HashiCorp for a newer version and stamps the check in the home. */
+const CHECKPOINT: Partial<CommandSpec> = {
+  effect: "write",
+  effectWhy: "asks HashiCorp for a newer version and writes ~/.terraform.d/checkpoint_signature",
+};
+
 const FROM_BACKEND: Partial<CommandSpec> = {
   effect: "network",
   effectWhy: "reads state from the backend the workspace configures and runs its provider plugins",
@@ -296,8 +302,9 @@ export const DEV: SpecFamily = {
     cluster: false,
     permute: false,
     options: flags("-version --version -v", "-help --help -h"),
+    ...CHECKPOINT,
     subcommands: {
-      version: ro("version", flags("-json"), { operands: NONE, cluster: false }),
+      version: ro("version", flags("-json"), { operands: NONE, cluster: false, ...CHECKPOINT }),
       show: ro("state or plan", flags("-json", "-no-color"), {
         operands: [{ role: "read", optional: true }],
         cluster: false,
@@ -311,9 +318,11 @@ export const DEV: SpecFamily = {
       providers: ro("providers", [], { operands: NONE, cluster: false, ...FROM_BACKEND }),
     },
     tests: {
-      readOnly: ["terraform version", "terraform -version"],
+      readOnly: [],
       notReadOnly: [
         "terraform apply",
+        "terraform version",
+        "terraform -version",
         "terraform show -json",
         "terraform output -raw",
         "terraform providers",

@@ -216,12 +216,19 @@ export const PACKAGES: SpecFamily = {
     permute: false,
     options: flags("-V --version", "-h --help", "--list"),
     subcommands: {
-      version: ro("version", flags("-v --verbose"), { operands: NONE }),
+      version: ro("version", [
+        effect("-v --verbose", "unchecked", "runs lsb_release and getconf to describe the system"),
+      ], {
+        operands: NONE,
+      }),
       help: ro("help", [], {
         operands: [{ role: "unchecked", optional: true, why: "shows the page by running man" }],
       }),
     },
-    tests: { readOnly: ["cargo version", "cargo help"], notReadOnly: ["cargo build", "cargo help build"] },
+    tests: {
+      readOnly: ["cargo version", "cargo help"],
+      notReadOnly: ["cargo build", "cargo help build", "cargo version -v"],
+    },
   },
   rustup: {
     summary: "rustup (help and version only)",
