@@ -98,6 +98,7 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
         path: p.path,
         access: p.access,
         ...(p.glob ? { glob: true } : {}),
+        ...(p.tree ? { tree: true } : {}),
       }))
     ),
     catastrophic: inner.catastrophic,

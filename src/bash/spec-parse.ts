@@ -44,7 +44,8 @@ interface Table {
 }
 
 const tables = new WeakMap<CommandSpec, Table>();
-const HARMLESS_GLOB_ROLES = new Set<Role>(["plain", "read"]);
+/** Roles a file name from a glob may give an option (`tree` reads as `read` does, judged more closely). */
+const HARMLESS_GLOB_ROLES = new Set<Role>(["plain", "read", "tree"]);
 
 function tableOf(spec: CommandSpec, inherited: readonly OptionSpec[]): Table {
   const cached = tables.get(spec);
@@ -57,7 +58,8 @@ function tableOf(spec: CommandSpec, inherited: readonly OptionSpec[]): Table {
       else table.whole.set(name, option);
     }
     const roles = [option.role ?? "plain", ...(option.values ?? [])];
-    if (roles.some((r) => !HARMLESS_GLOB_ROLES.has(r)) || option.changes) {
+    const changed = Object.values(option.changes ?? {});
+    if ([...roles, ...changed].some((r) => !HARMLESS_GLOB_ROLES.has(r))) {
       table.globSafe = false;
     }
     if (roles.some((r) => r === "program" || r === "code")) table.runs = true;
@@ -407,11 +409,11 @@ function assignOperands(
       index: k,
     });
   });
-  if (operands.length === 0) {
-    for (const slot of slots) {
-      if (slot.implicit !== undefined) {
-        uses.push({ key: slot.name ?? "", role: slot.role, text: slot.implicit, label: "implicit", slot });
-      }
+  // A slot no operand fills takes its implicit value (`grep -r x` searches `.`).
+  const used = new Set(placed);
+  for (const slot of slots) {
+    if (slot.implicit !== undefined && !used.has(slot)) {
+      uses.push({ key: slot.name ?? "", role: slot.role, text: slot.implicit, label: "implicit", slot });
     }
   }
 }
@@ -422,8 +424,10 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
     : `${label} ${use.label} ${JSON.stringify(use.text)}`;
   const why = use.option?.why ?? use.slot?.why;
   const check = use.option?.check ?? use.slot?.check;
-  const path = (access: "read" | "write") => {
-    if (use.text !== "-" && use.text !== "" && !use.flag) v.paths.push({ path: use.text, access });
+  const path = (access: "read" | "write", tree = false) => {
+    if (use.text !== "-" && use.text !== "" && !use.flag) {
+      v.paths.push({ path: use.text, access, ...(tree ? { tree } : {}) });
+    }
   };
   if (use.option?.codeFile) {
     path("read");
@@ -436,6 +440,9 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       break;
     case "read":
       path("read");
+      break;
+    case "tree":
+      path("read", true);
       break;
     case "write":
       path("write");

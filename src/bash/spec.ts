@@ -18,6 +18,8 @@
  * - `arith`: evaluated as a bash arithmetic expression
  * - `unchecked`: makes the command do something the analyzer does not follow (read files named
  *   inside another file): not read-only
+ * - `tree`: a directory read with everything beneath it, hidden files and links included (grep -r):
+ *   the decision looks inside, and judges what is hidden there and where links lead as paths read
  * - `network`: makes the command reach a host the command itself names, or send local data to
  *   one (a URL, a registry, a remote): not read-only
  */
@@ -32,7 +34,8 @@ export type Role =
   | "assign"
   | "arith"
   | "unchecked"
-  | "network";
+  | "network"
+  | "tree";
 
 /**
  * How the real tool matches long options.

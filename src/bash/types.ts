@@ -54,6 +54,11 @@ export interface PathAccess {
   access: "read" | "write";
   /** An unquoted pattern: policy judges it by the files it matches when the command is checked. */
   glob?: boolean;
+  /**
+   * A directory read with everything beneath it (`grep -r`): policy also judges the hidden files
+   * and the links found inside it when the command is checked.
+   */
+  tree?: boolean;
 }
 
 export interface BashAnalysis {

@@ -157,6 +157,24 @@ export const EXECS: readonly ExecAllowance[] = [
     why: "fgrep is a script running grep -F",
   },
   {
+    id: "rustup-version",
+    command: "rustup",
+    programs: ["rustc"],
+    why: "rustup -V reports the active toolchain's rustc version by running it",
+  },
+  {
+    id: "man-search",
+    command: "man",
+    programs: ["apropos", "whatis"],
+    why: "man -k and man -f are apropos and whatis, searching the index",
+  },
+  {
+    id: "locale-charmaps",
+    command: "locale",
+    programs: ["gzip"],
+    why: "locale -m reads the system's compressed character maps through gzip -d",
+  },
+  {
     id: "rustup-proxies",
     command: "cargo",
     programs: ["cargo", "rustc"],

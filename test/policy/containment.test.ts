@@ -46,6 +46,24 @@ async function asked(command: string, because: RegExp): Promise<void> {
   expect(d.reason, command).toMatch(because);
 }
 
+describe("a directory read whole is judged by what is hidden or linked inside it", () => {
+  // Each checked in real bash: `grep -r K .` prints .env's line, `grep -R SECRET .` follows out/.
+  test("recursive searches meet .env and the link out", async () => {
+    await asked("grep -r K .", /\.env/);
+    await asked("grep -r K", /\.env/);
+    mkdirSync(join(box.cwd, "deep"));
+    symlinkSync(outside, join(box.cwd, "deep", "link"));
+    await asked("grep -R SECRET deep", /outside\/secret|outside the workspace/);
+    await asked("rg --hidden K", /\.env/);
+    await asked("rg -L SECRET deep", /outside the workspace/);
+  });
+  test("a directory with nothing hidden or linked stays allowed, as does rg without --hidden", async () => {
+    writeFileSync(join(box.cwd, "sub", "b.txt"), "b\n");
+    await allowed("grep -rn b sub");
+    await allowed("rg K");
+  });
+});
+
 describe("symlinks are followed as the kernel follows them", () => {
   test("a link in the workspace to a file or directory outside is outside", async () => {
     await asked("cat s.txt", /points to .*outside\/secret outside the workspace/);

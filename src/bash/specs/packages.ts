@@ -165,8 +165,9 @@ const versionOnly = (summary: string, spellings: string): CommandSpec => ({
   operands: NONE,
 });
 const VERSION = "--version -V --help -h";
+// java and javac are not here: every JVM start writes /tmp/hsperfdata_USER.
 const VERSION_TOOLS = (
-  "node npx deno python python3 pip3 java javac tsc make cmake gcc clang ruby perl php rustc"
+  "node npx deno python python3 pip3 tsc make cmake gcc clang ruby perl php rustc"
 ).split(" ");
 
 export const PACKAGES: SpecFamily = {
