@@ -1,3 +1,5 @@
+import { TOOLCHAIN_DIRS } from "./jail.ts";
+
 /**
  * What an auto-allowed command may do beyond what its analysis names, reviewed entry by entry.
  * Everything else the trace shows is a discrepancy. Each entry says why it is harmless; the test
@@ -64,7 +66,7 @@ export const READS: readonly PathAllowance[] = [
   },
   {
     id: "toolchains",
-    paths: ["/root/.cargo/", "/root/.rustup/", "/root/.pyenv/"],
+    paths: TOOLCHAIN_DIRS.map((dir) => `${dir}/`),
     why: "the host's Rust and Python installations, bound read-only into the jail (PATH, RUSTUP_HOME)",
   },
   {

@@ -9,9 +9,21 @@
  * names, and no run can change what the next one sees.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+
+/** The checkout this runs from (hidden in the jail). */
+const PROJECT_ROOT = join(import.meta.dir, "../..");
 
 /** Every dummy secret holds this marker; finding it in a command's output is a `secret-output`. */
 export const CANARY = "ORACLE-CANARY";
@@ -90,17 +102,25 @@ export function makeScratch(): Scratch {
   };
 }
 
-/** The host's toolchain installations under the real home: bound read-only into the jail. */
-export const TOOLCHAIN_DIRS = ["/root/.cargo", "/root/.rustup", "/root/.pyenv"];
+/**
+ * Where the host's Rust and Python installations live (by default in the real home, which the
+ * jail hides): each is bound read-only at the same path, and its variable points there.
+ */
+const TOOLCHAINS: Record<string, string> = {
+  CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), ".cargo"),
+  RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), ".rustup"),
+  PYENV_ROOT: process.env.PYENV_ROOT ?? join(homedir(), ".pyenv"),
+};
+export const TOOLCHAIN_DIRS = Object.values(TOOLCHAINS).filter((dir) => existsSync(dir));
 
 function toolchainEnv(): Record<string, string> {
-  return { CARGO_HOME: "/root/.cargo", RUSTUP_HOME: "/root/.rustup", PYENV_ROOT: "/root/.pyenv" };
+  return Object.fromEntries(Object.entries(TOOLCHAINS).filter(([, dir]) => existsSync(dir)));
 }
 
 function jailPath(): string {
   const python = pythonBin();
   return [
-    "/root/.cargo/bin",
+    join(TOOLCHAINS.CARGO_HOME!, "bin"),
     ...(python ? [python] : []),
     "/usr/local/sbin",
     "/usr/local/bin",
@@ -161,7 +181,9 @@ export async function runInJail(
   const toolchains = TOOLCHAIN_DIRS.flatMap((dir) => ["--ro-bind-try", dir, dir]);
   const args = [
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
-    ...["--tmpfs", "/tmp", "--tmpfs", "/home", "--tmpfs", "/root", "--tmpfs", "/work", "--tmpfs", "/run"],
+    ...["--tmpfs", "/tmp", "--tmpfs", "/run", "--tmpfs", "/home", "--tmpfs", homedir()],
+    // The project's own checkout, wherever it is, is no part of the scratch workspace.
+    ...["--tmpfs", PROJECT_ROOT],
     ...toolchains,
     ...["--bind", copy, scratch.home, "--bind", traceDir, traceDir],
     ...["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"],
@@ -173,8 +195,11 @@ export async function runInJail(
   const child = spawn("bwrap", args, { stdio: ["ignore", "pipe", "pipe"], env: scratch.env });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
-  child.stdout.on("data", (b: Buffer) => stdout.push(b));
-  child.stderr.on("data", (b: Buffer) => stderr.push(b));
+  const keep = (into: Buffer[]) => (b: Buffer) => {
+    if (into.reduce((n, x) => n + x.length, 0) < OUTPUT_LIMIT) into.push(b);
+  };
+  child.stdout.on("data", keep(stdout));
+  child.stderr.on("data", keep(stderr));
   let timedOut = false;
   // bwrap dies with this signal, and with it (--die-with-parent, the pid namespace) everything inside.
   const timer = setTimeout(() => {

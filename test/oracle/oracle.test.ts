@@ -59,6 +59,11 @@ describe("the oracle catches what a command really does", () => {
     expect(await classesOf("wc -c .env")).toEqual(["secret-read"]);
     expect(await classesOf("echo $GITHUB_TOKEN")).toEqual(["secret-output"]);
   });
+  maybe("a secret is a secret even where an allowance covers every path (df's operands)", async () => {
+    expect(await classesOf("df ~/.aws/credentials; cat ~/.aws/credentials >/dev/null")).toEqual([
+      "secret-read",
+    ]);
+  });
   maybe("connections leave no jail, but are seen", async () => {
     expect(await classesOf("exec 3<>/dev/tcp/192.0.2.1/80")).toEqual(["network"]);
   });
@@ -67,22 +72,40 @@ describe("the oracle catches what a command really does", () => {
 describe("each reviewed allowance covers its own paths and no neighbour", () => {
   const home = "/h";
   const ws = "/h/p";
+  const anchor = (path: string) =>
+    path === "~" ? home : path.replace(/^~\//, `${home}/`).replace(/^\.\//, `${ws}/`);
   for (const allowance of [...READS, ...WRITES]) {
     test(allowance.id, () => {
-      expect(allowance.why.length).toBeGreaterThan(20);
-      for (const path of allowance.paths) {
-        const anchored = path.replace(/^~\//, `${home}/`).replace(/^\.\//, `${ws}/`);
-        const inside = anchored.endsWith("/") ? `${anchored}x` : anchored;
-        expect(covered(inside, allowance.paths, home, ws)).toBe(true);
-        expect(covered(`${anchored.replace(/\/$/, "")}-neighbour`, allowance.paths, home, ws)).toBe(false);
+      for (const path of allowance.paths.map(anchor)) {
+        expect(covered(path.endsWith("/") ? `${path}x` : path, allowance.paths, home, ws)).toBe(true);
+        if (path === "/") continue;
+        expect(covered(`${path.replace(/\/$/, "")}-neighbour`, allowance.paths, home, ws)).toBe(false);
       }
-      expect(covered(`${home}/.ssh/id_rsa`, allowance.paths, home, ws)).toBe(false);
     });
   }
-  for (const allowance of [...EXECS, ...NETWORK]) {
+  /** What the judge finds in a made-up trace of `lines` for a command the analysis names `name`. */
+  const judged = (name: string, lines: string[]) => {
+    const analysis = { ...analyzeBashSync("true"), commands: [{ ...analyzeBashSync(name).commands[0]! }] };
+    const trace = ['1 execve("/bin/bash", ["bash", "-c", "x"], 0x1 /* 1 vars */) = 0', ...lines].join("\n");
+    const run = { trace, stdout: "", stderr: "", exitCode: 0, timedOut: false };
+    const fake = { root: "/r", home, workspace: ws, secrets: [], outside: "/o", env: {} };
+    return judge(analysis, run, fake).map((d) => d.class);
+  };
+  for (const allowance of EXECS) {
     test(allowance.id, () => {
-      expect("programs" in allowance ? allowance.programs : allowance.commands).not.toEqual([]);
-      expect(allowance.why.length).toBeGreaterThan(20);
+      for (const program of allowance.programs.map((p) => p.replace("*", "x"))) {
+        const exec = `2 execve("/usr/bin/${program}", ["${program}"], 0x1 /* 1 vars */) = 0`;
+        expect(judged(allowance.command, [exec])).toEqual([]);
+        expect(judged("head", [exec])).toEqual(["exec"]);
+      }
+    });
+  }
+  for (const allowance of NETWORK) {
+    test(allowance.id, () => {
+      const connect =
+        '2 connect(3<socket:[1]>, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr("192.0.2.1")}, 16) = -1 ENETUNREACH';
+      for (const command of allowance.commands) expect(judged(command, [connect])).toEqual([]);
+      expect(judged("head", [connect])).toEqual(["network"]);
     });
   }
 });
