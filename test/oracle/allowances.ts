@@ -89,6 +89,12 @@ export const READS: readonly PathAllowance[] = [
     why: "listing system directories names files only; man's index is world-readable",
   },
   {
+    id: "iproute2-tables",
+    paths: ["/etc/iproute2/"],
+    commands: ["ip"],
+    why: "ip reads its name tables (groups, routing tables, protocols) to print names for numbers",
+  },
+  {
     id: "df-operands",
     paths: ["/"],
     commands: ["df"],

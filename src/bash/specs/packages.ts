@@ -75,10 +75,15 @@ const JS_READS: Record<string, CommandSpec> = {
   why: ro("why a package is installed", [], { aliases: ["explain"] }),
   audit: ro("vulnerability report", [], SENDS_DEPENDENCIES),
   search: ro("search the registry", [], { aliases: ["s", "se", "find"] }),
-  help: ro("help"),
+  help: ro("help", [], {
+    operands: [{ role: "unchecked", optional: true, why: "shows the page by running man" }],
+  }),
   whoami: ro("logged-in user", [], { operands: NONE }),
   ping: ro("ping the registry", [], { operands: NONE }),
-  doctor: ro("environment checks"),
+  doctor: ro("environment checks", [], {
+    effect: "write",
+    effectWhy: "verifies npm's cache, rewriting its index, and runs git and node to check them",
+  }),
   fund: ro("funding information"),
   config: {
     summary: "configuration (get and list only)",
@@ -103,6 +108,8 @@ const js = (summary: string): CommandSpec => ({
       "npm outdated",
       "npm ls --script-shell=sh",
       "npm view x --registry=https://x.example",
+      "npm help ls",
+      "npm doctor",
     ],
   },
 });
