@@ -37,6 +37,8 @@ describe("developer tools' read-only subcommands", () => {
     "terraform apply",
     "terraform show", // state from a backend the workspace names, provider plugins run
     "terraform version", // a version check over the network, stamped in ~/.terraform.d
+    "java --version", // every JVM start writes /tmp/hsperfdata_USER
+    "javac -version",
     "npm audit", // the dependency list goes to the registry
     "docker logs web > out.txt",
   ];

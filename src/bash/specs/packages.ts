@@ -157,7 +157,15 @@ const pip: CommandSpec = {
   },
   tests: {
     readOnly: ["pip list --disable-pip-version-check", "pip show requests", "pip freeze"],
-    notReadOnly: ["pip install x", "pip check --log out", "pip list", "pip list --outdated", "pip list -o"],
+    notReadOnly: [
+      "pip install x",
+      "pip check --log out",
+      "pip list",
+      "pip list --outdated",
+      "pip list -o",
+      "pip freeze --proxy http://x.example:3128",
+    ],
+    paths: { "pip freeze --cert ~/.ssh/id_rsa": ["read:~/.ssh/id_rsa"] },
   },
 };
 
