@@ -39,6 +39,7 @@ describe("developer tools' read-only subcommands", () => {
     "terraform version", // a version check over the network, stamped in ~/.terraform.d
     "java --version", // every JVM start writes /tmp/hsperfdata_USER
     "javac -version",
+    "npx -V", // not a version flag: npx runs a shell
     "npm audit", // the dependency list goes to the registry
     "docker logs web > out.txt",
   ];

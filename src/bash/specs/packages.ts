@@ -180,6 +180,8 @@ const versionOnly = (summary: string, spellings: string): CommandSpec => ({
   operands: NONE,
 });
 const VERSION = "--version -V --help -h";
+/** Tools where one of those spellings means something else: npx takes -V as a config and runs a shell. */
+const VERSION_SPELLINGS: Readonly<Record<string, string>> = { npx: "--version --help -h" };
 // java and javac are not here: every JVM start writes /tmp/hsperfdata_USER.
 const VERSION_TOOLS = (
   "node npx deno python python3 pip3 tsc make cmake gcc clang ruby perl php rustc"
@@ -259,5 +261,9 @@ export const PACKAGES: SpecFamily = {
     operands: NONE,
     tests: { readOnly: ["crontab -l"], notReadOnly: ["crontab -r", "crontab file"] },
   },
-  ...Object.fromEntries(VERSION_TOOLS.map((t) => [t, versionOnly(`${t}: version and help only`, VERSION)])),
+  ...Object.fromEntries(
+    VERSION_TOOLS.map((
+      t,
+    ) => [t, versionOnly(`${t}: version and help only`, VERSION_SPELLINGS[t] ?? VERSION)]),
+  ),
 };
