@@ -6,6 +6,7 @@
  *
  *   bun bench/oracle.ts [--out FILE] [--jobs N] [--timeout MS]
  */
+import "./support/isolated-home.ts";
 import { rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { corpusInputs, type OracleInput, specInputs } from "../test/oracle/inputs.ts";
