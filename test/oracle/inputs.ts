@@ -26,20 +26,21 @@ export function corpusInputs(): OracleInput[] {
 }
 
 /** Paths the variants use, relative to the fake home's workspace (the jail's working directory). */
-export interface VariantPaths {
+interface VariantPaths {
   inside: string;
   outside: string;
   secret: string;
 }
 
-export const VARIANT_PATHS: VariantPaths = {
+const VARIANT_PATHS: VariantPaths = {
   inside: "README.md",
   outside: "~/notes/todo.txt",
   secret: "~/.aws/credentials",
 };
 
 /** Every spec's test commands and generated variants, each once. */
-export function specInputs(paths: VariantPaths = VARIANT_PATHS): OracleInput[] {
+export function specInputs(): OracleInput[] {
+  const paths = VARIANT_PATHS;
   const seen = new Set<string>();
   const out: OracleInput[] = [];
   const push = (command: string, source: OracleInput["source"]) => {

@@ -37,8 +37,6 @@ export interface Scratch {
   workspace: string;
   /** The dummy secret files (absolute). */
   secrets: string[];
-  /** A directory outside the workspace with ordinary files (for "outside" operands). */
-  outside: string;
   /** Environment of every run: no real variable passes, two secrets are dummies. */
   env: Record<string, string>;
 }
@@ -88,7 +86,6 @@ export function makeScratch(): Scratch {
     home,
     workspace,
     secrets: Object.keys(SECRETS).map((p) => join(home, p)),
-    outside: join(home, "notes"),
     env: {
       HOME: home,
       USER: "oracle",

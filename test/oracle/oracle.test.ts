@@ -88,7 +88,7 @@ describe("each reviewed allowance covers its own paths and no neighbour", () => 
     const analysis = { ...analyzeBashSync("true"), commands: [{ ...analyzeBashSync(name).commands[0]! }] };
     const trace = ['1 execve("/bin/bash", ["bash", "-c", "x"], 0x1 /* 1 vars */) = 0', ...lines].join("\n");
     const run = { trace, stdout: "", stderr: "", exitCode: 0, timedOut: false };
-    const fake = { root: "/r", home, workspace: ws, secrets: [], outside: "/o", env: {} };
+    const fake = { root: "/r", home, workspace: ws, secrets: [], env: {} };
     return judge(analysis, run, fake).map((d) => d.class);
   };
   for (const allowance of EXECS) {
