@@ -144,10 +144,6 @@ function pathsFromInput(tool: string, input: unknown): string[] {
   return named;
 }
 
-/**
- * The files a Bash pattern names now (`cat .en?` reads `.env`), each judged on its own; the
- * pattern as written when nothing matches (bash passes it on), unresolved past the limit.
- */
 /** The hidden files and links beneath a directory read whole, judged as paths read too. */
 function treeFiles(dir: ResolvedPath): ResolvedPath[] {
   if (dir.unresolved) return [];
@@ -161,6 +157,10 @@ function treeFiles(dir: ResolvedPath): ResolvedPath[] {
   return found.map((file) => ({ path: resolve(file), raw: file }));
 }
 
+/**
+ * The files a Bash pattern names now (`cat .en?` reads `.env`), each judged on its own; the
+ * pattern as written when nothing matches (bash passes it on), unresolved past the limit.
+ */
 function patternFiles(pattern: ResolvedPath): ResolvedPath[] {
   const files = expandPattern(pattern.raw);
   if (files === undefined) {
