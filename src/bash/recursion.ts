@@ -12,6 +12,8 @@ export interface TreeRead {
   contents: boolean;
   /** It follows symbolic links it meets inside the tree. */
   follow: boolean;
+  /** It enters hidden entries (`.env`, `.secrets/`); `rg` passes them over unless told. */
+  hidden: boolean;
   /** It walks the working directory whatever its operands are. */
   root?: boolean;
 }
@@ -25,6 +27,8 @@ interface TreeEntry {
   /** An option whose value makes it walk (`grep -d recurse`), with that value. */
   walkValue?: { option: string; value: string };
   contents: boolean;
+  /** Options that make it enter hidden entries; without this field it always does. */
+  hidden?: readonly string[];
   /** It walks the working directory whatever its operands are (they are patterns and revisions). */
   root?: boolean;
 }
@@ -41,7 +45,7 @@ const TREES: Record<string, TreeEntry> = {
   grep: GREP,
   egrep: GREP,
   fgrep: GREP,
-  rg: { always: true, follow: ["-L"], contents: true },
+  rg: { always: true, follow: ["-L"], contents: true, hidden: ["--hidden", "-.", "-u"] },
   ls: { walk: ["-R"], follow: ["-L"], contents: false },
   du: { always: true, follow: ["-L"], contents: false },
   tree: { always: true, follow: ["-l"], contents: false },
@@ -63,5 +67,10 @@ export function treeRead(name: string, options: readonly ReadOption[]): TreeRead
       entry.walkValue!.value.startsWith(o.value)
     );
   if (!entry.always && !given(entry.walk ?? []) && !byValue) return undefined;
-  return { contents: entry.contents, follow: given(entry.follow), ...(entry.root ? { root: true } : {}) };
+  return {
+    contents: entry.contents,
+    follow: given(entry.follow),
+    hidden: entry.hidden === undefined || given(entry.hidden),
+    ...(entry.root ? { root: true } : {}),
+  };
 }

@@ -150,7 +150,7 @@ function treePaths(
   access: Omit<WrittenPath, "path" | "glob" | "tree">,
   targetOf: (raw: string) => string | undefined,
 ): PathAccess[] {
-  const found = walkTree(dir.path, tree.follow);
+  const found = walkTree(dir.path, tree.follow, tree.hidden);
   if (found === undefined) {
     return [{
       ...access,

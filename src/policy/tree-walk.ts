@@ -18,10 +18,11 @@ export interface TreeFound {
 
 /**
  * The files and followed links below `dir` (its own path first resolved by the caller); an empty
- * result for a file or a missing path, undefined past `MAX_TREE_ENTRIES`. Git's own database
+ * result for a file or a missing path, undefined past `MAX_TREE_ENTRIES`; hidden entries only when
+ * the command enters them. Git's own database
  * (`.git`) is passed over: nothing in it is a secrets file by name.
  */
-export function walkTree(dir: string, follow: boolean): TreeFound | undefined {
+export function walkTree(dir: string, follow: boolean, hidden = true): TreeFound | undefined {
   const found: TreeFound = { files: [], links: [] };
   try {
     if (!statSync(dir).isDirectory()) return found;
@@ -40,6 +41,7 @@ export function walkTree(dir: string, follow: boolean): TreeFound | undefined {
     }
     for (const entry of entries) {
       if (++seen > MAX_TREE_ENTRIES) return undefined;
+      if (!hidden && entry.name.startsWith(".")) continue;
       const path = join(current, entry.name);
       if (entry.isSymbolicLink()) {
         if (follow) found.links.push(path);

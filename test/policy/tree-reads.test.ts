@@ -2,8 +2,9 @@
  * Commands that walk directory trees are judged by what the tree holds when they are checked.
  * Each form was verified in real bash: `grep -r KEY .` printed `.env:API_KEY=...`, `grep -R`,
  * `rg -L`, `ls -RL`, `du -aL` and `find -follow` went through a link in the workspace into a
- * directory outside it (a key under `~/.ssh` was printed by `grep -R` and `rg -L`). `git grep KEY`
- * printed a tracked `.env`, with `--untracked` or `--no-index` an untracked one.
+ * directory outside it (a key under `~/.ssh` was printed by `grep -R` and `rg -L`). Plain `rg KEY`
+ * passed `config/.env` over (hidden); `rg --hidden KEY` printed it. `git grep KEY` printed a
+ * tracked `.env`, with `--untracked` or `--no-index` an untracked one.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
@@ -44,10 +45,15 @@ describe("which commands walk trees, and which follow links", () => {
   const options = (...names: string[][]) => names.map((n) => ({ names: n, negated: false }));
   test("grep walks with -r, -R or -d recurse (any unambiguous start of it); -R follows", () => {
     expect(treeRead("grep", [])).toBeUndefined();
-    expect(treeRead("grep", options(["-r", "--recursive"]))).toEqual({ contents: true, follow: false });
+    expect(treeRead("grep", options(["-r", "--recursive"]))).toEqual({
+      contents: true,
+      follow: false,
+      hidden: true,
+    });
     expect(treeRead("grep", options(["-R", "--dereference-recursive"]))).toEqual({
       contents: true,
       follow: true,
+      hidden: true,
     });
     expect(treeRead("grep", [{ names: ["-d", "--directories"], negated: false, value: "rec" }]))
       .toBeDefined();
@@ -55,10 +61,23 @@ describe("which commands walk trees, and which follow links", () => {
       .toBeUndefined();
   });
   test("rg always walks; ls only with -R; listings do not read contents", () => {
-    expect(treeRead("rg", options(["-L", "--follow"]))).toEqual({ contents: true, follow: true });
+    expect(treeRead("rg", options(["-L", "--follow"]))).toEqual({
+      contents: true,
+      follow: true,
+      hidden: false,
+    });
+    expect(treeRead("rg", options(["--hidden", "-."]))).toEqual({
+      contents: true,
+      follow: false,
+      hidden: true,
+    });
     expect(treeRead("ls", [])).toBeUndefined();
-    expect(treeRead("ls", options(["-R", "--recursive"]))).toEqual({ contents: false, follow: false });
-    expect(treeRead("find", options(["-follow"]))).toEqual({ contents: false, follow: true });
+    expect(treeRead("ls", options(["-R", "--recursive"]))).toEqual({
+      contents: false,
+      follow: false,
+      hidden: true,
+    });
+    expect(treeRead("find", options(["-follow"]))).toEqual({ contents: false, follow: true, hidden: true });
   });
 });
 
@@ -77,6 +96,11 @@ describe("walkTree", () => {
   });
 });
 
+test("plain rg passes hidden entries over, so a hidden secrets file does not make it ask", async () => {
+  expect((await check("rg KEY src")).decision).toBe("allow");
+  expect((await check("rg KEY config")).decision).toBe("allow");
+});
+
 describe("a secrets file below the tree asks, as reading it by name does", () => {
   for (
     const command of [
@@ -84,7 +108,8 @@ describe("a secrets file below the tree asks, as reading it by name does", () =>
       "grep -r KEY",
       "grep --recu KEY config",
       "grep --dir=rec KEY .",
-      "rg KEY",
+      "rg --hidden KEY",
+      "rg -uu KEY",
       "git grep KEY",
       "git grep --untracked KEY",
       "git grep --no-index KEY -- src",
