@@ -14,6 +14,7 @@ type Review = Readonly<Record<string, Omit<OptionSpec, "names">>>;
 const program = (why: string) => ({ role: "program" as Role, why });
 const write = (why?: string) => ({ role: "write" as Role, ...(why ? { why } : {}) });
 const read = { role: "read" as Role };
+const unchecked = (why: string) => ({ role: "unchecked" as Role, why });
 
 /** Options of any subcommand that run another program. */
 const RUNS: Review = {
@@ -212,7 +213,12 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
     effect: "network",
     effectWhy: "asks the remote (a host the command may name) or runs git-upload-pack on a local repository",
   },
-  "cat-file": sub("show repository objects", "cat-file"),
+  "cat-file": sub("show repository objects", "cat-file", {
+    review: {
+      "--batch": unchecked("prints the objects named on standard input, which are not seen here"),
+      "--batch-command": unchecked("prints the objects named on standard input, which are not seen here"),
+    },
+  }),
   "merge-base": sub("find common ancestors", "merge-base"),
   "name-rev": sub("name revisions", "name-rev"),
   "show-ref": sub("list references", "show-ref", {
@@ -500,6 +506,8 @@ export const GIT: Record<string, CommandSpec> = {
         "git show --show-sig HEAD",
         "git log --format=%G?",
         "git log --pretty=format:%GS",
+        "git cat-file --batch-all-objects --batch",
+        "echo HEAD:.env | git cat-file --batch",
       ],
       paths: {
         "git -C /etc status": ["read:/etc"],
