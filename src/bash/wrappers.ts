@@ -253,6 +253,8 @@ function open(inv: Invocation, out: Out, depth: number): void {
       return derive(skipFlags(texts, 1, RUNNER_VALUE_FLAGS[name] ?? ""), name);
     case "chroot":
       return derive(skipFlags(texts, 1, "") + 1, name);
+    case "valgrind":
+      return derive(skipFlags(texts, 1, ""), name);
     case "find":
       return unwrapFind(inv, texts, out, depth);
     case "setsid":
