@@ -22,6 +22,12 @@ const REVIEWED: Record<string, string> = {
   "strace -e trace=file node": "strace runs the command it traces; node is judged on its own",
   "strace --follow-forks -e trace=network -o trace.txt node":
     "strace runs the command it traces; node is judged on its own",
+  "valgrind node": "valgrind runs the program it is given; node is judged on its own",
+  "valgrind --tool=cachegrind node": "valgrind runs the program it is given; node is judged on its own",
+  "valgrind --tool=massif --stacks=yes node":
+    "valgrind runs the program it is given; node is judged on its own",
+  "valgrind --leak-check=full --show-leak-kinds=all node":
+    "valgrind runs the program it is given; node is judged on its own",
 };
 
 function findings(a: BashAnalysis): string[] {
