@@ -99,6 +99,8 @@ export function analysis(
     paths: [],
     catastrophic: [],
     askReasons: [],
+    opaque: [],
+    defines: [],
     ...extra,
   };
 }
