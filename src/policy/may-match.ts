@@ -35,11 +35,19 @@ export function ruleThatMayMatch(
   );
 }
 
-/** What deny and ask rules are matched against (see `commandMatches`), with the unknown words as `*`. */
+/**
+ * What deny and ask rules are matched against (see `commandMatches`), with the unknown words as `*`;
+ * and what follows each unknown word, as a command of its own: a run-time value may be the end of a
+ * wrapper's options (`timeout $t git push` runs `git push`).
+ */
 function openTexts(command: CommandTarget): string[] {
   const { ruleText, argv } = command.open!;
   const texts = [ruleText, stripAssignments(ruleText), argv];
   if (command.via !== undefined) texts.push(`${command.via} ${argv}`);
+  for (const star of argv.matchAll(/\*/g)) {
+    const rest = argv.slice(star.index + 1);
+    if (rest !== "") texts.push(rest);
+  }
   return texts;
 }
 

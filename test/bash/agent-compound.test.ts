@@ -91,7 +91,7 @@ describe("decided as a call that runs in the sandbox, auto-allow on", () => {
 });
 
 /** Programs the hostile lines use besides the stubbed one, linked from the system. */
-const TOOLS = ["cat", "xargs", "sh", "bash", "find", "python3", "sort", "wc", "ls", "env"];
+const TOOLS = ["cat", "xargs", "sh", "bash", "find", "python3", "sort", "wc", "ls", "env", "timeout"];
 const BASH = ["/bin/bash", "/usr/bin/bash"].find(existsSync);
 
 /** Where a program really is (a version manager's shim needs its own PATH; its interpreter does not). */

@@ -53,6 +53,7 @@ describe("the sandbox steps back when a deny or ask rule could match a run-time 
     ["cat list | xargs git", "Bash(git push:*)"],
     ["cat list | xargs -I{} git {}", "Bash(git push:*)"],
     ["git $EMPTY push", "Bash(git push)"],
+    ["timeout $T git push", "Bash(git push:*)"],
     ['for s in $(cat subs); do git "$s"; done', "Bash(git push:*)"],
     ["cd() { echo hi; }", "Bash(cd:*)"],
   ])("%s with %s denied", async (command, rule) => {
