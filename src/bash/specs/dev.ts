@@ -38,6 +38,7 @@ const LOGS = [
   ...flags("-f --follow", "-t --timestamps", "--details"),
   ...values("--since", "--until", "-n --tail"),
 ];
+const BUILDER = values("--builder");
 const STATS = [...flags("-a --all", "--no-stream", "--no-trunc"), ...FORMAT];
 /** A management command (`docker image …`): read-only only through the subcommands listed. */
 const group = (summary: string, subcommands: Record<string, CommandSpec>): CommandSpec => ({
@@ -111,11 +112,12 @@ const containers = (name: string): CommandSpec => ({
     },
     buildx: {
       summary: "builders",
-      options: [...values("--builder"), ...HELP],
+      options: [...BUILDER, ...HELP],
       subcommands: {
         ls: ro("list builders", FORMAT, { operands: NONE }),
-        du: ro("build cache usage", [...FORMAT, ...flags("--verbose")], { operands: NONE }),
-        inspect: ro("builder details", flags("--bootstrap")),
+        // `--builder` is buildx's persistent flag: valid after the subcommand too.
+        du: ro("build cache usage", [...FORMAT, ...flags("--verbose"), ...BUILDER], { operands: NONE }),
+        inspect: ro("builder details", [...flags("--bootstrap"), ...BUILDER]),
         version: ro("version", [], { operands: NONE }),
       },
     },
@@ -144,6 +146,7 @@ const containers = (name: string): CommandSpec => ({
       `${name} compose logs -f api`,
       `${name} compose -f config.yml ps`,
       `${name} buildx du --verbose`,
+      `${name} buildx du --builder b`,
       `${name} stats --no-stream`,
       `${name} service ps api`,
       `${name} search --limit 5 nginx`,
