@@ -1,4 +1,5 @@
 /** Runs every benchmark file in bench/ (helpers live in bench/support/) in turn; each prints JSON lines. */
+import "./support/isolated-home.ts";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 

@@ -5,6 +5,7 @@
  * wired to `sandboxedLaunch` (default policy: workspace writable, no network) against the plain tool,
  * median of 30 each, interleaved; skipped with the reason where no sandbox is usable.
  */
+import "./support/isolated-home.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

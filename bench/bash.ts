@@ -3,6 +3,7 @@
  * warm analysis per command, WASM start-up (from source and in a compiled binary, fresh processes),
  * fast-path hit rate, and `toolrt analyze --batch` throughput. Run: `bun bench/bash.ts [--quick]`.
  */
+import "./support/isolated-home.ts";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

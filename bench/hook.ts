@@ -12,6 +12,7 @@
  *
  *   bun run build.ts && bun bench/hook.ts
  */
+import "./support/isolated-home.ts";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";

@@ -5,6 +5,7 @@
  * - lsp.edit_diagnostics: an Edit through the pipeline without and with the diagnostics enricher,
  *   the difference being the latency diagnostics injection adds to each edit (warm server).
  */
+import "./support/isolated-home.ts";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";

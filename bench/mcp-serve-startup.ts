@@ -6,6 +6,7 @@
  * whole process group included: its input closed, 1 s, SIGTERM, 2 s, SIGKILL); and, for the
  * process alone, how long serve takes to exit after EOF with no upstream.
  */
+import "./support/isolated-home.ts";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -2,6 +2,7 @@
  * MCP figures: the overhead of a call through `toolrt serve` against the same call in process,
  * and the time from a fixture server's restart to its tools being callable again.
  */
+import "./support/isolated-home.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -2,6 +2,7 @@
  * Pipeline overhead: a no-op tool call through every stage (without and with the audit log), and
  * the streaming executor against running the same calls one after another.
  */
+import "./support/isolated-home.ts";
 import { z } from "zod";
 import { AuditLog } from "../src/audit/log.ts";
 import { executeToolCall, type PipelineDeps } from "../src/exec/pipeline.ts";

@@ -3,6 +3,7 @@
  * decision latency (median, p99) of a non-Bash call against a 1,000-rule policy, load+compile time
  * of that policy, and `toolrt check --batch` throughput. Run: bun bench/policy.ts
  */
+import "./support/isolated-home.ts";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

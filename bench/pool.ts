@@ -1,4 +1,5 @@
 /** Pool assembly with 10,000 external tools (deny rules and dedupe included). */
+import "./support/isolated-home.ts";
 import { assembleToolPool } from "../src/pool/assemble.ts";
 import { getAllBaseTools } from "../src/pool/base-tools.ts";
 import { fakeTool, mcpTool } from "../test/helpers/fake-tools.ts";

@@ -2,6 +2,7 @@
  * Read of a 10 MB text file with an offset near its end: the cost of reaching a late window.
  * Prints one JSON object per figure. Run: `bun bench/read.ts`.
  */
+import "./support/isolated-home.ts";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -7,6 +7,7 @@
  * planned. Each figure carries the 1-minute load average (2 shared cores: compare figures taken
  * together). Needs dist/toolrt (`npm run build`) and bwrap.
  */
+import "./support/isolated-home.ts";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

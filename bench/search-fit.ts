@@ -7,6 +7,7 @@
  *
  *   bun bench/search-fit.ts [CATALOG.json]
  */
+import "./support/isolated-home.ts";
 import { RERANK_WEIGHTS, rerankFeatures, type RerankWeights, weighted } from "../src/search/rerank.ts";
 import { ToolIndex } from "../src/search/tool-index.ts";
 import { loadSearchBench } from "./support/search-queries.ts";

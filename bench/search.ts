@@ -14,6 +14,7 @@
  * `--sets` limits the query sets (while tuning: the development sets only); `--quality-only` skips
  * the speed and token figures.
  */
+import "./support/isolated-home.ts";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { join } from "node:path";

@@ -1,4 +1,5 @@
 /** Cold start of the compiled binary: `dist/toolrt --version` and `dist/toolrt tools --json`, median of 20. */
+import "./support/isolated-home.ts";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -10,6 +10,7 @@
  *
  *   bun run build.ts && bun bench/telemetry.ts        (TELEMETRY_BENCH_N: hook calls per case, default 60)
  */
+import "./support/isolated-home.ts";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";

@@ -10,6 +10,7 @@ import { buildBinary, buildHash } from "../build.ts";
 import { askHelper } from "../src/hook/resident/client.ts";
 import { helperSocket } from "../src/hook/resident/socket.ts";
 import { tempDir } from "./helpers/session-context.ts";
+import { eventually } from "./helpers/eventually.ts";
 import { hookWorkspace } from "./hook/workspace.ts";
 
 /** A sentence that exists only in WebFetch's model-facing prompt. */
@@ -75,7 +76,7 @@ describe("compiled hook", () => {
     const socket = helperSocket(build, env, process.getuid!())!;
     rmSync(stateDir, { recursive: true });
     expect(hook(denied.payload)).toEqual(denied.answer); // starts the helper, even with no state dir yet
-    for (let waited = 0; !existsSync(socket) && waited < 5_000; waited += 20) await Bun.sleep(20);
+    await eventually(() => existsSync(socket), "the resident helper's socket");
     try {
       expect(existsSync(`${socket}.starting`), "the helper removes the start marker").toBe(false);
       for (const { payload, answer } of cases) expect(hook(payload)).toEqual(answer);
@@ -97,12 +98,10 @@ describe("compiled hook", () => {
     await new Promise<void>((resolve) => mute.listen(socket, resolve));
     chmodSync(socket, 0o600);
     const muteInode = statSync(socket).ino;
-    const started = Date.now();
+    // Did not hang on the mute helper: it answered (a hang would run into the test's timeout).
     expect(hook(denied.payload)).toEqual(denied.answer);
-    expect(Date.now() - started).toBeLessThan(5_000);
     const replaced = () => existsSync(socket) && statSync(socket).ino !== muteInode;
-    for (let waited = 0; !replaced() && waited < 5_000; waited += 20) await Bun.sleep(20);
-    expect(replaced(), "a new helper took the socket").toBe(true);
+    await eventually(replaced, "a new helper to take the socket");
     rmSync(socket);
     mute.close();
   }, 30_000);

@@ -65,7 +65,11 @@ export function decideBash(
     ...(bash ? { bash } : {}),
   });
   const decision = decide(place?.sandboxed ? { ...request, sandbox: place.context } : request, policy);
-  if (place && !place.sandboxed) decision.warnings.push(`not sandboxed: ${place.why}`);
+  if (place && !place.sandboxed) {
+    // Asked where it runs: the host. Said so, also to telemetry (`toolrt.sandboxed` false).
+    decision.sandbox ??= { sandboxed: false, autoAllowed: false, notAutoAllowed: place.why, needsPerson: [] };
+    decision.warnings.push(`not sandboxed: ${place.why}`);
+  }
   return decision;
 }
 

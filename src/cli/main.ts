@@ -30,6 +30,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   plugin: () => import("./plugin.ts"),
   analyze: () => import("./analyze.ts"),
   hook: () => import("./hook.ts"),
+  doctor: () => import("./doctor.ts"),
 };
 
 /** Global options that take a value: the word after them is not the command. */

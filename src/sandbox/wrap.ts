@@ -180,7 +180,19 @@ function linuxCommand(
   timingMark("wrap:scan");
   const plan = planMounts(profile, { kind: entryKind }, scan, tempDir);
   if (plan.refusals.length) throw new SandboxRefusedError(plan.refusals);
-  registry.create(plan.placeholders);
+  try {
+    registry.create(plan.placeholders);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EROFS" && code !== "EACCES") throw error;
+    // A protected path is missing and its parent is read-only to us: typically toolrt run inside
+    // another sandbox, whose own placeholders these are.
+    throw new SandboxRefusedError([
+      `cannot create the read-only placeholder for a missing protected path (${(error as Error).message}); ` +
+      "if this runs inside another sandbox (toolrt's, or a container's read-only mount), sandboxes do not " +
+      "nest: run the command in the outer one directly",
+    ]);
+  }
   timingMark("wrap:placeholders");
 
   const emptyFile = join(runDir, "empty");

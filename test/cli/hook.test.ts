@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runCli } from "../helpers/cli.ts";
 
 function place() {
@@ -44,8 +45,11 @@ test("hook install --host writes that host's file, and uninstall removes the ent
     command: "toolrt hook --host cursor",
   }]);
   expect(existsSync(join(cwd, ".claude", "settings.json"))).toBe(false);
-  expect(runCli(["--cwd", cwd, "hook", "uninstall", "--host", "cursor"], { env }).code).toBe(0);
-  expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ version: 1 });
+  const uninstall = runCli(["--cwd", cwd, "hook", "uninstall", "--host", "cursor"], { env });
+  expect(uninstall.code).toBe(0);
+  // The file held nothing but toolrt's entries: no `{"version": 1}` is left behind.
+  expect(uninstall.stdout).toContain(`${file} held nothing else and was deleted`);
+  expect(existsSync(file)).toBe(false);
 });
 
 test("two scopes at once is a usage error", () => {
@@ -84,13 +88,19 @@ test("hook --sandbox on the command line rewrites a Bash call no rule allows", (
   });
   const run = runCli(["hook", "--sandbox"], { cwd, env, stdin });
   expect(run.code).toBe(0);
-  const out = JSON.parse(run.stdout).hookSpecificOutput;
-  if (out.permissionDecision === "allow") {
+  const answer = JSON.parse(run.stdout);
+  const sandbox = detectSandbox();
+  if (sandbox.available) {
+    const out = answer.hookSpecificOutput;
+    expect(out.permissionDecision).toBe("allow");
     expect(out.updatedInput.description).toBe("tests");
     expect(out.updatedInput.command).toContain(" sandbox --workspace=");
     expect(out.updatedInput.command).toEndWith(" -- bash --noprofile --norc -c 'npm test'");
   } else {
-    // No sandbox on this machine: nothing is rewritten, the host prompts as before.
-    expect(run.stdout.trim()).toBe("");
+    // No sandbox on this machine: no decision, nothing rewritten (the host prompts as before), and why.
+    expect(answer.hookSpecificOutput).toBeUndefined();
+    expect(answer.systemMessage).toBe(
+      `toolrt: not sandboxed: no sandbox is available here: ${sandbox.reason}`,
+    );
   }
 });

@@ -8,12 +8,11 @@ import { join } from "node:path";
 import type { AuditRecord } from "../../src/audit/log.ts";
 import { globalsFrom } from "../../src/cli/options.ts";
 import { openDefaultSession } from "../../src/cli/runtime.ts";
-import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runCli } from "../helpers/cli.ts";
+import { sandboxFor } from "../helpers/requirements.ts";
 import { tempDir } from "../helpers/session-context.ts";
 
-const availability = detectSandbox();
-const usable = availability.available && availability.kind === "bwrap";
+const usable = sandboxFor("the sandboxed run of the runtime's Bash", "bwrap");
 
 function setup(sandbox: object) {
   const root = tempDir();

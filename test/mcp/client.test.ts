@@ -7,6 +7,7 @@ import type { ContentBlock } from "../../src/tool/messages.ts";
 import { createToolContext } from "../../src/tool/context.ts";
 import type { ToolContext } from "../../src/tool/types.ts";
 import { entry, RemoteFixture, stdioConfig, type TransportKind, withTransport } from "./fixtures.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 const FAST_RECONNECT = { baseDelayMs: 20, maxDelayMs: 200, maxAttempts: 100 };
 const cleanups: (() => unknown)[] = [];
@@ -45,14 +46,6 @@ async function connect(servers: Parameters<typeof entry>[], options: { callTimeo
 
 function textOf(content: ContentBlock[]): string {
   return content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("");
-}
-
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await Bun.sleep(25);
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 for (const kind of ["stdio", "http"] as TransportKind[]) {

@@ -24,19 +24,6 @@ export function processesMarked(marker: string): ProcessRow[] {
   });
 }
 
-/** Polls until `check` holds; fails naming `what` if it never does (a hang, not a slow machine). */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  limitMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
-
 /** Whether a process is still running (not yet reaped counts as gone only when it is a zombie). */
 export function isRunning(pid: number): boolean {
   const ps = Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)]);

@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fixtureArgv, scratchCli } from "./fixtures.ts";
+import { eventually } from "../helpers/eventually.ts";
 import {
-  eventually,
   INITIALIZE,
   isRunning,
   jsonLine,

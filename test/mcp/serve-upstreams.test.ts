@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { runCli } from "../helpers/cli.ts";
 import { fixtureArgv, scratchCli, stdioConfig } from "./fixtures.ts";
-import { eventually } from "./processes.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
 let dir: string;

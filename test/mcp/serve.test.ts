@@ -21,6 +21,7 @@ import { textBlock } from "../../src/tool/messages.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import type { AnyTool } from "../../src/tool/types.ts";
 import { fakeTool, mcpTool } from "../helpers/fake-tools.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { type CliRules, policySession } from "../helpers/policy-session.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -168,8 +169,7 @@ describe("toolrt serve", () => {
       arguments: { query: "select:mcp__srv__deep" },
     });
     expect(text(found)).toContain("Tool found: mcp__srv__deep");
-    const deadline = Date.now() + 10_000;
-    while (changed === 0 && Date.now() < deadline) await Bun.sleep(10);
+    await eventually(() => changed > 0, "a list_changed notification");
     expect(changed).toBeGreaterThan(0);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("mcp__srv__deep");
     const result = await client.callTool({ name: "mcp__srv__deep", arguments: { value: "z" } });
@@ -189,8 +189,7 @@ describe("toolrt serve", () => {
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
     session.pool.setSource("mcp:new", [mcpTool("new", "tool")]);
-    const deadline = Date.now() + 10_000;
-    while (changed === 0 && Date.now() < deadline) await Bun.sleep(10);
+    await eventually(() => changed > 0, "a list_changed notification");
     expect(changed).toBe(1);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("mcp__new__tool");
   });

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { newProgram } from "../../src/cli/program.ts";
 import { register } from "../../src/cli/sandbox.ts";
 import { fastSandboxArgs } from "../../src/cli/sandbox-command.ts";
-import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { checkSbpl } from "../../src/sandbox/sbpl-check.ts";
 import { seatbeltPath } from "../../src/sandbox/sbpl.ts";
 import { runCli } from "../helpers/cli.ts";
+import { sandboxFor } from "../helpers/requirements.ts";
 
 const ws = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-cli-sbx-")));
 /** A PATH without bwrap: the no-sandbox case on any machine. */
@@ -35,7 +35,9 @@ describe("toolrt sandbox without a usable sandbox", () => {
   });
 });
 
-describe.skipIf(!detectSandbox().available)("toolrt sandbox with bwrap", () => {
+const usable = sandboxFor("toolrt sandbox with a real sandbox");
+
+describe.skipIf(!usable)("toolrt sandbox with bwrap", () => {
   test("exit status is the command's and the workspace is writable", () => {
     const run = runCli([
       "sandbox",
@@ -63,6 +65,14 @@ describe.skipIf(!detectSandbox().available)("toolrt sandbox with bwrap", () => {
       env: { KIT_VALUE: "x", PLAIN: "y" },
     });
     expect(run.stdout).toBe("[][y]\n");
+  });
+  test("a sandbox inside the sandbox is refused with exit 2, saying that sandboxes do not nest", () => {
+    const nested = mkdtempSync(join(ws, "nested-"));
+    const main = join(import.meta.dir, "../../src/cli/main.ts");
+    const inner = [process.execPath, main, "sandbox", "--workspace", nested, "--", "/bin/true"];
+    const run = runCli(["sandbox", "--workspace", nested, "--", ...inner], { cwd: nested });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("sandboxes do not nest");
   });
 });
 

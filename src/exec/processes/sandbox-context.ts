@@ -29,7 +29,14 @@ export function executionPlace(
   if (mode.kind === "unsandboxed") {
     return { sandboxed: false, why: `runs outside the sandbox: ${mode.reason}` };
   }
-  if (mode.kind === "refused") return { sandboxed: false, why: mode.message };
+  if (mode.kind === "refused") {
+    // Said where a command is decided (check, hook, the pipeline's decision), not where it is run:
+    // the launch's refusal says what the model and person can do about it.
+    return {
+      sandboxed: false,
+      why: `no sandbox is available here: ${availability.available ? mode.message : availability.reason}`,
+    };
+  }
   return {
     sandboxed: true,
     context: {

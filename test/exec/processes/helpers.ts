@@ -42,16 +42,6 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Polls until `check` holds; gives up after `ms` (generous: only there to avoid hangs). */
-export async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await Bun.sleep(20);
-  }
-  return check();
-}
-
 /** Pids written one per line by a test command. */
 export function readPids(path: string): number[] {
   return readFileSync(path, "utf8").split("\n").filter(Boolean).map(Number);

@@ -7,7 +7,8 @@ import {
   ManagedProcess,
   type StartOptions,
 } from "../../../src/exec/processes/managed-process.ts";
-import { eventually, familyCommand, isAlive, readPids, type TestContext, testContext } from "./helpers.ts";
+import { familyCommand, isAlive, readPids, type TestContext, testContext } from "./helpers.ts";
+import { eventually } from "../../helpers/eventually.ts";
 
 let ctx: TestContext;
 afterEach(() => ctx?.dispose());
@@ -56,19 +57,19 @@ describe("ManagedProcess", () => {
     ctx = testContext();
     const pidFile = join(ctx.cwd, "pids");
     const child = start(familyCommand(pidFile));
-    expect(await eventually(() => child.captured.stdout.totalBytes > 0)).toBe(true);
+    await eventually(() => child.captured.stdout.totalBytes > 0, "the first output");
     const pids = readPids(pidFile);
     expect(pids).toHaveLength(3);
     expect(pids.every(isAlive)).toBe(true);
     const end = await child.stop("stop");
     expect(end.stopReason).toBe("stop");
-    expect(await eventually(() => !pids.some(isAlive))).toBe(true);
+    await eventually(() => !pids.some(isAlive), "every process of the family to be gone");
   });
 
   test("a command that ignores SIGTERM is killed with SIGKILL after the grace period", async () => {
     ctx = testContext();
     const child = start("trap '' TERM; echo ready; while :; do sleep 0.05; done");
-    expect(await eventually(() => child.captured.stdout.totalBytes > 0)).toBe(true);
+    await eventually(() => child.captured.stdout.totalBytes > 0, "the first output");
     const end = await child.stop("timeout");
     expect(end.signal).toBe("SIGKILL");
     expect(end.exitCode).toBe(137);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { eventually } from "../../helpers/eventually.ts";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { taskRegistryFor } from "../../../src/exec/processes/task-registry.ts";
@@ -9,7 +10,6 @@ import { bashInputSchema, type BashOutput } from "../../../src/tools/bash/schema
 import { type BashToolOptions, createBashTool } from "../../../src/tools/bash/tool.ts";
 import { taskOutputTool } from "../../../src/tools/task-output/tool.ts";
 import {
-  eventually,
   failClosedSemantics,
   familyCommand,
   isAlive,
@@ -160,7 +160,7 @@ describe("Bash: timeout and interruption", () => {
     expect(text(data)).toContain("Timed out after");
     const pids = readPids(pidFile);
     expect(pids).toHaveLength(3);
-    expect(await eventually(() => !pids.some(isAlive))).toBe(true);
+    await eventually(() => !pids.some(isAlive), "every process of the family to be gone");
   });
 
   test("grandchildren that ignore SIGTERM are killed too", async () => {
@@ -172,7 +172,7 @@ describe("Bash: timeout and interruption", () => {
     expect(data.timedOut).toBe(true);
     const pids = readPids(pidFile);
     expect(pids).toHaveLength(2);
-    expect(await eventually(() => !pids.some(isAlive))).toBe(true);
+    await eventually(() => !pids.some(isAlive), "every process of the family to be gone");
   });
 
   test("an abort interrupts the command: group stopped, partial output kept", async () => {
@@ -191,7 +191,7 @@ describe("Bash: timeout and interruption", () => {
     expect(data.stdout).toBe("before-interrupt\n");
     expect(text(data)).toContain("Interrupted");
     const pids = readPids(pidFile);
-    expect(await eventually(() => !pids.some(isAlive))).toBe(true);
+    await eventually(() => !pids.some(isAlive), "every process of the family to be gone");
   });
 
   test("a signal aborted before the call starts nothing", async () => {
@@ -220,7 +220,7 @@ describe("Bash: background", () => {
     expect(text(data)).toContain(`Running in the background as task ${data.backgroundTaskId}`);
 
     const task = taskRegistryFor(ctx.session).require(data.backgroundTaskId!);
-    expect(await eventually(() => task.process.log.bytes > 0)).toBe(true);
+    await eventually(() => task.process.log.bytes > 0, "output in the task's log");
     const early = await taskOutputTool.call({ task_id: task.id, block: false }, ctx, () => {});
     expect(early.data).toMatchObject({
       output: "started\n",

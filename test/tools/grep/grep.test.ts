@@ -4,9 +4,10 @@ import { createGrepTool } from "../../../src/tools/grep/tool.ts";
 import type { GrepInput } from "../../../src/tools/grep/schema.ts";
 import { callTool, makeContext, modelText } from "../helpers.ts";
 import { grepFixture } from "./fixture.ts";
+import { programFor } from "../../helpers/requirements.ts";
 
 const builtin = createGrepTool({ engine: "builtin" });
-const hasRipgrep = Bun.which("rg") !== null;
+const hasRipgrep = programFor("rg", "the comparison of ripgrep with the built-in engine");
 
 async function grep(input: GrepInput, tool = builtin) {
   const dir = grepFixture();

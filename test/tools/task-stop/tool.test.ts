@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { eventually } from "../../helpers/eventually.ts";
 import { join } from "node:path";
 import { createBashTool } from "../../../src/tools/bash/tool.ts";
 import { taskOutputTool } from "../../../src/tools/task-output/tool.ts";
 import { createTaskStopTool, taskStopTool } from "../../../src/tools/task-stop/tool.ts";
 import {
-  eventually,
   familyCommand,
   isAlive,
   readPids,
@@ -29,11 +29,11 @@ describe("TaskStop", () => {
     ctx = testContext();
     const pidFile = join(ctx.cwd, "pids");
     const id = await background(familyCommand(pidFile));
-    expect(await eventually(() => readPidsSafe(pidFile).length === 3)).toBe(true);
+    await eventually(() => readPidsSafe(pidFile).length === 3, "the three pids");
     const pids = readPids(pidFile);
     const { data } = await taskStopTool.call({ task_id: id }, ctx, () => {});
     expect(data).toMatchObject({ task_id: id, status: "stopped", was_running: true });
-    expect(await eventually(() => !pids.some(isAlive))).toBe(true);
+    await eventually(() => !pids.some(isAlive), "every process of the family to be gone");
     const after = await taskOutputTool.call({ task_id: id, all: true }, ctx, () => {});
     expect(after.data).toMatchObject({ status: "stopped", output: "family-started\n" });
   });
