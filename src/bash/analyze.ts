@@ -8,7 +8,7 @@
  * ```
  */
 import type { Parser } from "web-tree-sitter";
-import { catastrophesForSomeValue } from "./catastrophe-probes.ts";
+import { catastrophesForSomeValue, workLossForSomeValue } from "./catastrophe-probes.ts";
 import { findCatastrophes, isCriticalTarget } from "./catastrophic.ts";
 import { runChecks, walkedCheck } from "./checks.ts";
 import { joinContinuations } from "./continuation.ts";
@@ -210,6 +210,10 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
   for (const c of findCatastrophes(command, judged, walk.functions)) catastrophic.set(c.id, c);
   for (const c of forSomeValue) {
     if (!catastrophic.has(c.id)) opaque.push(`may be catastrophic: ${c.reason} (${c.id}: ${c.name})`);
+  }
+  const losses = new Set(judged.flatMap((j) => j.workLoss ?? []).map((w) => w.id));
+  for (const w of workLossForSomeValue(judged)) {
+    if (!losses.has(w.id)) opaque.push(`may lose work: ${w.name} (${w.id})`);
   }
   return {
     judged,

@@ -50,6 +50,8 @@ describe("opaque: what no wildcard pictures", () => {
     ["cat list | xargs rm -rf", /may be catastrophic: .*rm-root/],
     ['cd "$d" && rm -rf ./*', /may be catastrophic: .*rm-root/],
     ["echo x\u00a0y", /whitespace/],
+    ["git reset $(cat mode)", /may lose work: .*"reset --hard".*\(git-reset-hard\)/],
+    ["cat list | xargs git branch", /may lose work: .*\(git-branch-force-delete\)/],
   ])("%s", async (command, why) => {
     const a = await analyzeBash(command);
     expect(a.opaque.join("\n")).toMatch(why);
@@ -61,6 +63,7 @@ describe("opaque: what no wildcard pictures", () => {
     "cat > v.txt <<EOF\nbuilt $(date)\nEOF",
     "if [ -f x ]; then make; fi\nnpm test",
     "echo 'ls' | sh",
+    "git add $(git ls-files -m)",
   ])("nothing opaque in %s", async (command) => {
     expect((await analyzeBash(command)).opaque).toEqual([]);
   });
