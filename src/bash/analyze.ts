@@ -102,6 +102,7 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
         access: p.access,
         ...(p.glob ? { glob: true } : {}),
         ...(hasUnknownPart(p.path) ? { runtime: true } : {}),
+        ...(p.tree ? { tree: true } : {}),
       }))
     ),
     catastrophic: inner.catastrophic,

@@ -67,8 +67,11 @@ export interface Judged {
   args: string[];
   words: Word[];
   raw: RawCommand;
-  /** Files it touches, its redirections included; `glob` when the path is an unquoted pattern. */
-  paths: { path: string; access: "read" | "write"; glob?: boolean }[];
+  /**
+   * Files it touches, its redirections included; `glob` when the path is an unquoted pattern,
+   * `tree` when it is a directory read with everything beneath it.
+   */
+  paths: { path: string; access: "read" | "write"; glob?: boolean; tree?: boolean }[];
   command: SimpleCommand;
   /** What git work it throws away (`work-loss.ts`), when it does. */
   workLoss?: WorkLoss[];

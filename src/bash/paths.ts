@@ -10,6 +10,8 @@ export interface Access {
   access: "read" | "write";
   /** An unquoted pattern: judged by the files it matches. */
   glob?: boolean;
+  /** A directory read with everything beneath it: judged by what is hidden or linked inside. */
+  tree?: boolean;
 }
 
 interface PathSpec extends OptionSpec {

@@ -73,6 +73,11 @@ export interface PathAccess {
   glob?: boolean;
   /** Part of it is known only when the command runs (`$f`, `$(cmd)`): it may be any path. */
   runtime?: boolean;
+  /**
+   * A directory read with everything beneath it (`grep -r`): policy also judges the hidden files
+   * and the links found inside it when the command is checked.
+   */
+  tree?: boolean;
 }
 
 export interface BashAnalysis {

@@ -436,6 +436,8 @@ function pathMatches(rule: CompiledRule, access: PathAccess): boolean {
     ? access.access === "read" || !isAllow
     : access.access === "write" || isAllow;
   if (!applies) return false;
+  // Where an unresolved path leads is unknown: it counts as outside everything, no allow covers it.
+  if (isAllow && access.unresolved !== undefined) return false;
   const test = (path: string) =>
     path.startsWith(prefix) && regex.test(path) && !except?.some((e) => e.test(path));
   const pathHit = test(access.path);

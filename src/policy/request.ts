@@ -9,8 +9,10 @@ import type { AnyTool, PermissionMode, PermissionResult, ToolContext } from "../
 import { EDIT_TOOLS, READ_TOOLS } from "./modes.ts";
 import {
   expandPattern,
+  hiddenAndLinked,
   isInside,
   MAX_PATTERN_MATCHES,
+  MAX_TREE_ENTRIES,
   realPathOfNearestExisting,
   type ResolvedPath,
   resolvePath,
@@ -59,11 +61,12 @@ export function buildRequest(
   const readOnly = facts.readOnly ?? false;
   const shell = call.tool === "Bash";
   const written = shell ? bashPaths(call.bash) : otherPaths(call, facts, readOnly);
-  const paths = written.flatMap(({ glob, ...access }) => {
+  const paths = written.flatMap(({ glob, tree, ...access }) => {
     const resolved = resolvePath(access.path, { cwd, home, shell });
     const unresolved = access.unresolved ?? resolved.unresolved;
     if (unresolved) return [{ ...access, path: resolved.path, unresolved }];
-    return (glob ? patternFiles(resolved) : [resolved]).map((one): PathAccess => {
+    const named = glob ? patternFiles(resolved) : [resolved];
+    return (tree ? named.flatMap((one) => [one, ...treeFiles(one)]) : named).map((one): PathAccess => {
       if (one.unresolved) return { ...access, path: one.path, unresolved: one.unresolved };
       const target = targetOf(one.raw);
       return target && target !== one.path
@@ -104,8 +107,8 @@ export function toolFacts(
   return { readOnly: tool.isReadOnly(input), ...(path ? { paths: [path] } : {}), permission };
 }
 
-/** A path as the call wrote it; `glob` for an unquoted Bash pattern. */
-type WrittenPath = Omit<PathAccess, "target"> & { glob?: boolean };
+/** A path as the call wrote it; `glob` for an unquoted Bash pattern, `tree` for a directory read whole. */
+type WrittenPath = Omit<PathAccess, "target"> & { glob?: boolean; tree?: boolean };
 
 function bashPaths(analysis: BashAnalysis | undefined): WrittenPath[] {
   return (analysis?.paths ?? []).map((p) => ({
@@ -114,6 +117,7 @@ function bashPaths(analysis: BashAnalysis | undefined): WrittenPath[] {
     command: p.command,
     ...(p.glob ? { glob: true } : {}),
     ...(p.runtime ? { unresolved: `${p.path} holds a value known only when the command runs` } : {}),
+    ...(p.tree ? { tree: true } : {}),
   }));
 }
 
@@ -140,6 +144,19 @@ function pathsFromInput(tool: string, input: unknown): string[] {
   const named = PATH_FIELDS.map((field) => record[field]).filter((v): v is string => typeof v === "string");
   if (named.length === 0 && (tool === "Grep" || tool === "Glob" || tool === "LS")) return ["."];
   return named;
+}
+
+/** The hidden files and links beneath a directory read whole, judged as paths read too. */
+function treeFiles(dir: ResolvedPath): ResolvedPath[] {
+  if (dir.unresolved) return [];
+  const found = hiddenAndLinked(dir.raw);
+  if (found === undefined) {
+    return [{
+      ...dir,
+      unresolved: `${dir.path} holds more than ${MAX_TREE_ENTRIES} entries to read beneath it`,
+    }];
+  }
+  return found.map((file) => ({ path: resolve(file), raw: file }));
 }
 
 /**

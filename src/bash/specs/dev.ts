@@ -20,7 +20,8 @@ const ro = (summary: string, options: OptionSpec[] = [], more: Partial<CommandSp
 
 const CONTAINER_GLOBAL: OptionSpec[] = [
   opt("--config", { role: "read" }),
-  ...values("-c --context", "-H --host", "-l --log-level"),
+  ...values("-c --context", "-l --log-level"),
+  opt("-H --host", { role: "network", why: "sends the query to the daemon at the address it names" }),
   ...flags("-D --debug", "--tls", "--tlsverify"),
   ...values("--tlscacert", "--tlscert", "--tlskey").map((o) => ({ ...o, role: "read" as const })),
 ];
@@ -63,7 +64,6 @@ const containers = (name: string): CommandSpec => ({
     top: ro("processes of a container"),
     diff: ro("files changed in a container", [], { operands: ONE }),
     stats: ro("resource usage", STATS),
-    search: ro("search a registry", [...FORMAT, ...values("--limit"), ...flags("--no-trunc")]),
     // Management commands (`docker container ls`): only their listing and reading subcommands.
     container: group("containers", {
       ls: ro("list containers", PS, { operands: NONE, aliases: ["ps", "list"] }),
@@ -149,7 +149,7 @@ const containers = (name: string): CommandSpec => ({
       `${name} buildx du --builder b`,
       `${name} stats --no-stream`,
       `${name} service ps api`,
-      `${name} search --limit 5 nginx`,
+      `${name} image ls -q`,
     ],
     notReadOnly: [
       `${name} run alpine`,
@@ -168,6 +168,9 @@ const containers = (name: string): CommandSpec => ({
       `${name} buildx build .`,
       `${name} service update api`,
       `${name} container diff a b`,
+      `${name} -H tcp://x.example:2375 ps`,
+      `${name} image pull alpine`,
+      `${name} search nginx`,
     ],
   },
 });
@@ -178,7 +181,6 @@ const KUBE_GLOBAL: OptionSpec[] = [
     "--context",
     "--cluster",
     "--user",
-    "-s --server",
     "--as",
     "--as-group",
     "--as-uid",
@@ -194,6 +196,7 @@ const KUBE_GLOBAL: OptionSpec[] = [
     ...o,
     role: "read" as const,
   })),
+  opt("-s --server", { role: "network", why: "sends the query (and credentials) to the host it names" }),
   opt("--kubeconfig", { role: "program", why: "loads a kubeconfig, whose exec plugins run programs" }),
   opt("--token", { role: "plain" }),
   opt("--cache-dir", { role: "write" }),
@@ -293,6 +296,7 @@ const kubectl: CommandSpec = {
       "kubectl delete pod api",
       "kubectl apply -f x.yaml",
       "kubectl get pods --kubeconfig /tmp/k",
+      "kubectl get pods -s https://x.example",
     ],
   },
 };
@@ -340,6 +344,21 @@ const GH_VIEW = [
   ...flags("--raw", "--watch", "--required", "--fail-fast", "--name-only", "--patch", "--color"),
   ...values("-i --interval", "--color"),
 ];
+
+/**
+ * Terraform reads state through the backend the workspace's files configure (any host, with the
+ * user's credentials) and loads the provider plugins it downloaded (programs from the workspace).
+ */
+/** Every terraform run checks HashiCorp for a newer version and stamps the check in the home. */
+const CHECKPOINT: Partial<CommandSpec> = {
+  effect: "write",
+  effectWhy: "asks HashiCorp for a newer version and writes ~/.terraform.d/checkpoint_signature",
+};
+
+const FROM_BACKEND: Partial<CommandSpec> = {
+  effect: "network",
+  effectWhy: "reads state from the backend the workspace configures and runs its provider plugins",
+};
 
 export const DEV: SpecFamily = {
   docker: containers("docker"),
@@ -402,18 +421,31 @@ export const DEV: SpecFamily = {
     cluster: false,
     permute: false,
     options: flags("-version --version -v", "-help --help -h"),
+    ...CHECKPOINT,
     subcommands: {
-      version: ro("version", flags("-json"), { operands: NONE, cluster: false }),
+      version: ro("version", flags("-json"), { operands: NONE, cluster: false, ...CHECKPOINT }),
       show: ro("state or plan", flags("-json", "-no-color"), {
         operands: [{ role: "read", optional: true }],
         cluster: false,
+        ...FROM_BACKEND,
       }),
       output: ro("output values", [...flags("-json", "-raw", "-no-color"), opt("-state", { role: "read" })], {
         operands: [{ role: "plain", optional: true }],
         cluster: false,
+        ...FROM_BACKEND,
       }),
-      providers: ro("providers", [], { operands: NONE, cluster: false }),
+      providers: ro("providers", [], { operands: NONE, cluster: false, ...FROM_BACKEND }),
     },
-    tests: { readOnly: ["terraform show -json", "terraform output -raw"], notReadOnly: ["terraform apply"] },
+    tests: {
+      readOnly: [],
+      notReadOnly: [
+        "terraform apply",
+        "terraform version",
+        "terraform -version",
+        "terraform show -json",
+        "terraform output -raw",
+        "terraform providers",
+      ],
+    },
   },
 };

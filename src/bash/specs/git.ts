@@ -6,7 +6,7 @@
  * found however abbreviated, and keep prefix rules from covering them.
  */
 import type { CommandSpec, OptionSpec, Role, Slot } from "../spec.ts";
-import { flags, opt, optionals, reviewed, values } from "./build.ts";
+import { effect, flags, opt, optionals, reviewed, values } from "./build.ts";
 import { GIT_OPTIONS } from "./git-options.generated.ts";
 
 type Review = Readonly<Record<string, Omit<OptionSpec, "names">>>;
@@ -194,13 +194,17 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   describe: sub("name a commit from its tags", "describe"),
   "ls-files": sub("list files in the index", "ls-files", { review: { "-X": read, "--exclude-from": read } }),
   "ls-tree": sub("list a tree object", "ls-tree"),
-  "ls-remote": sub("list references in a remote repository", "ls-remote", {
-    operands: [{ role: "plain", optional: true, check: "git-remote" }, {
-      role: "plain",
-      optional: true,
-      repeat: true,
-    }],
-  }),
+  "ls-remote": {
+    ...sub("list references in a remote repository", "ls-remote", {
+      operands: [{ role: "plain", optional: true, check: "git-remote" }, {
+        role: "plain",
+        optional: true,
+        repeat: true,
+      }],
+    }),
+    effect: "network",
+    effectWhy: "asks the remote (a host the command may name) or runs git-upload-pack on a local repository",
+  },
   "cat-file": sub("show repository objects", "cat-file"),
   "merge-base": sub("find common ancestors", "merge-base"),
   "name-rev": sub("name revisions", "name-rev"),
@@ -232,7 +236,13 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   remote: {
     ...sub("manage remotes", "remote"),
     subcommands: {
-      show: { summary: "show a remote", options: flags("-n"), operands: [{ role: "plain", repeat: true }] },
+      show: {
+        summary: "show a remote (-n: from the configuration only)",
+        options: [{ names: ["-n"], readMode: true }],
+        operands: [{ role: "plain", repeat: true }],
+        effect: "network",
+        effectWhy: "asks the remote for its branches (without -n)",
+      },
       "get-url": {
         summary: "print a remote's URL",
         options: flags("--push", "--all"),
@@ -295,17 +305,14 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
     }],
   }),
   help: {
-    summary: "git help",
-    options: flags(
-      "-a --all",
-      "-g --guides",
-      "-c --config",
-      "-i --info",
-      "-m --man",
-      "-w --web",
-      "--verbose",
-    ),
-    operands: REVS,
+    summary: "git help (lists only: a page is shown by running man, info or a browser)",
+    options: [
+      ...flags("-a --all", "-g --guides", "-c --config", "--verbose"),
+      effect("-i --info", "unchecked", "runs info"),
+      effect("-m --man", "unchecked", "runs man"),
+      effect("-w --web", "unchecked", "runs a web browser"),
+    ],
+    operands: [{ role: "unchecked", optional: true, repeat: true, why: "shows the page by running man" }],
   },
   version: { summary: "git version", options: flags("--build-options"), operands: [] },
   var: {
@@ -458,7 +465,8 @@ export const GIT: Record<string, CommandSpec> = {
         "git config --get user.name",
         "git remote -v",
         "git stash list",
-        "git ls-remote origin",
+        "git remote show -n origin",
+        "git help -a",
       ],
       notReadOnly: [
         "git fetch --upload-p=x origin",
@@ -468,6 +476,11 @@ export const GIT: Record<string, CommandSpec> = {
         "git branch newbranch",
         "git config core.fsmonitor x",
         "git ls-remote 'ext::sh -c id'",
+        "git ls-remote origin",
+        "git ls-remote https://x.example/r.git",
+        "git remote show origin",
+        "git help log",
+        "git help -w log",
         "git push",
         "git bogus",
         "git log --bogus",
