@@ -459,7 +459,12 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
   const check = use.option?.check ?? use.slot?.check;
   const path = (access: "read" | "write", tree = false) => {
     if (use.text !== "-" && use.text !== "" && !use.flag) {
-      v.paths.push({ path: use.text, access, ...(tree ? { tree } : {}) });
+      // A tree role reads every file below; links count as followed, whatever the options say.
+      v.paths.push({
+        path: use.text,
+        access,
+        ...(tree ? { tree: { contents: true, follow: true, hidden: true } } : {}),
+      });
     }
   };
   if (use.option?.codeFile) {

@@ -3,7 +3,7 @@
  * path points (tilde forms, `..`, symlinks against the file system now), which files a shell
  * pattern names, and whether a path lies inside a directory.
  */
-import { type Dirent, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { userInfo } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { hasPattern, patternMatcher } from "./shell-pattern.ts";
@@ -121,37 +121,6 @@ export function expandPattern(pattern: string): string[] | undefined {
     }
     found = next;
     if (found.length === 0) return [];
-  }
-  return found;
-}
-
-/** At most this many entries are looked at beneath a directory read as a whole. */
-export const MAX_TREE_ENTRIES = 5000;
-
-/**
- * What a command reading `dir` with everything beneath it (`grep -r`) meets that a plain name
- * does not show: hidden entries (`.env`, not entered) and symbolic links (which may lead out).
- * Empty for a file or a missing path; undefined past `MAX_TREE_ENTRIES` entries.
- */
-export function hiddenAndLinked(dir: string): string[] | undefined {
-  const found: string[] = [];
-  const pending = [dir];
-  let seen = 0;
-  while (pending.length > 0) {
-    const current = pending.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(current, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    seen += entries.length;
-    if (seen > MAX_TREE_ENTRIES) return undefined;
-    for (const entry of entries) {
-      const path = join(current, entry.name);
-      if (entry.name.startsWith(".") || entry.isSymbolicLink()) found.push(path);
-      else if (entry.isDirectory()) pending.push(path);
-    }
   }
   return found;
 }

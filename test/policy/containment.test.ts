@@ -11,12 +11,8 @@ import { analyzeBash } from "../../src/bash/analyze.ts";
 import { decide } from "../../src/policy/decide.ts";
 import { buildRequest } from "../../src/policy/request.ts";
 import type { Decision } from "../../src/policy/types.ts";
-import {
-  expandPattern,
-  MAX_TREE_ENTRIES,
-  realPathOfNearestExisting,
-  resolvePath,
-} from "../../src/tool/paths.ts";
+import { expandPattern, realPathOfNearestExisting, resolvePath } from "../../src/tool/paths.ts";
+import { MAX_TREE_ENTRIES } from "../../src/policy/tree-walk.ts";
 import { patternMatcher } from "../../src/tool/shell-pattern.ts";
 import { type Sandbox, sandbox } from "./helpers.ts";
 
@@ -70,7 +66,15 @@ describe("a directory read whole is judged by what is hidden or linked inside it
   test("a directory with nothing hidden or linked stays allowed, as does rg without --hidden", async () => {
     writeFileSync(join(box.cwd, "sub", "b.txt"), "b\n");
     await allowed("grep -rn b sub");
-    await allowed("rg K");
+    await allowed("rg K sub");
+  });
+  test("rg passes hidden entries over unless told to enter them", async () => {
+    mkdirSync(join(box.cwd, "app"));
+    writeFileSync(join(box.cwd, "app", ".env"), "K=v\n");
+    await allowed("rg K app");
+    await asked("rg --hidden K app", /\.env/);
+    await asked("rg -uu K app", /\.env/);
+    await asked("grep -r K app", /\.env/);
   });
 });
 

@@ -61,7 +61,6 @@ const REV_OPTIONS: OptionSpec[] = [
   ...flags(
     "--no-notes",
     "--standard-notes",
-    "--show-signature",
     "--relative-date",
     "--parents",
     "--children",
@@ -87,6 +86,7 @@ const REV_OPTIONS: OptionSpec[] = [
   ...values("--decorate-refs", "--decorate-refs-exclude", "-L", "--filter"),
   ...optionals("--branches", "--tags", "--remotes", "--ancestry-path", "--no-walk", "--pretty"),
   ...optionals("--expand-tabs", "--notes", "--show-notes", "--show-linear-break", "--decorate"),
+  { names: ["--show-signature"], role: "program", why: "runs gpg (gpg.program) to verify signatures" },
 ];
 
 const DIFF_OPTIONS: OptionSpec[] = [
@@ -96,7 +96,8 @@ const DIFF_OPTIONS: OptionSpec[] = [
     "--ext-diff": program("runs the external diff driver"),
   }),
   ...flags("-p -u", "-s", "-z", "-B", "-M", "-C", "-D", "-R", "-a --text", "-b", "-w", "-W", "-U"),
-  ...optionals("-l", "-S", "-G", "-O"),
+  ...optionals("-l", "-S", "-G"),
+  opt("-O", { role: "read", why: "reads the order of the files from this file" }),
 ];
 
 const LOG: CommandSpec = {
@@ -336,7 +337,10 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
     "-t": program("runs this diff tool"),
     "-x": program("runs this command as the diff tool"),
   }),
-  commit: changes("record changes", "commit"),
+  commit: changes("record changes", "commit", {
+    "--file": { role: "read", why: "reads the message from this file" },
+    "--template": { role: "read", why: "reads the message template from this file" },
+  }),
   init: {
     summary: "create a repository",
     effect: "write",
@@ -484,10 +488,14 @@ export const GIT: Record<string, CommandSpec> = {
         "git push",
         "git bogus",
         "git log --bogus",
+        "git log --show-signature",
+        "git show --show-sig HEAD",
       ],
       paths: {
         "git -C /etc status": ["read:/etc"],
         "git diff --no-index a /etc/passwd": ["read:a", "read:/etc/passwd"],
+        "git diff -O/etc/order": ["read:/etc/order"],
+        "git commit -F ~/.aws/credentials": ["read:~/.aws/credentials"],
       },
     },
   },
