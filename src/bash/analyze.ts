@@ -8,8 +8,9 @@
  * ```
  */
 import type { Parser } from "web-tree-sitter";
+import { catastrophesForSomeValue, workLossForSomeValue } from "./catastrophe-probes.ts";
 import { findCatastrophes, isCriticalTarget } from "./catastrophic.ts";
-import { runChecks } from "./checks.ts";
+import { runChecks, walkedCheck } from "./checks.ts";
 import { joinContinuations } from "./continuation.ts";
 import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
@@ -22,6 +23,7 @@ import { bashParserLoadError, loadBashParser, loadedBashParser } from "./parser.
 import type { Access } from "./paths.ts";
 import { commandPrefix, suggestRules } from "./prefix.ts";
 import { judge, programFromStdin } from "./rules.ts";
+import { hasUnknownPart, opaqueParts, openTexts } from "./runtime-words.ts";
 import { conservativeSplit, plainWords } from "./tokenize.ts";
 import { resolveGit } from "./git.ts";
 import { type TreeRead, treeRead } from "./recursion.ts";
@@ -35,7 +37,7 @@ import type {
   SimpleCommand,
 } from "./types.ts";
 import { quoteViews } from "./views.ts";
-import { unknownVariable, walkTree } from "./walker.ts";
+import { unknownVariable, walkedThrough, walkTree } from "./walker.ts";
 import { destructiveWarnings } from "./warnings.ts";
 import { workLossOf } from "./work-loss.ts";
 import {
@@ -117,6 +119,7 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
         path: p.path,
         access: p.access,
         ...(p.glob ? { glob: true } : {}),
+        ...(hasUnknownPart(p.path) ? { runtime: true } : {}),
         ...(p.tree ? { tree: p.tree } : {}),
       }))
     ),
@@ -125,6 +128,8 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
     catastrophic: inner.catastrophic,
     workLoss: judged.flatMap((j) => j.workLoss ?? []),
     askReasons,
+    opaque: [...new Set([...inner.opaque, ...askReasons.filter((r) => !walkedThrough(r))])],
+    defines: inner.defines,
   };
 }
 
@@ -170,6 +175,10 @@ interface Inner {
   complex: string[];
   checks: CheckHit[];
   catastrophic: ReturnType<typeof findCatastrophes>;
+  /** See `BashAnalysis.opaque`: what no wildcard for an unknown word can picture. */
+  opaque: string[];
+  /** Names of the functions defined, nested scripts included. */
+  defines: string[];
   /** Why the command was not parsed with tree-sitter, when it was not. */
   unparsed?: string;
   tooLong?: boolean;
@@ -183,6 +192,8 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
   const judged: Judged[] = [];
   const checks = new Map<number, CheckHit>();
   const catastrophic = new Map<string, ReturnType<typeof findCatastrophes>[number]>();
+  const opaque: string[] = [];
+  const defines = (walk.functions ?? []).map((f) => f.name);
   const runScript = (script: Script, raw: RawCommand | undefined) => {
     if (depth >= MAX_SCRIPT_DEPTH) {
       complex.push("shell code nested in shell code too deeply to follow");
@@ -203,6 +214,8 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
     if (sub.unparsed) complex.push(sub.unparsed);
     for (const hit of sub.checks) checks.set(hit.id, hit);
     for (const c of sub.catastrophic) catastrophic.set(c.id, c);
+    opaque.push(...sub.opaque);
+    defines.push(...sub.defines);
   };
   for (const raw of walk.commands) {
     const stdin = stdinText(raw, walk.commands);
@@ -219,6 +232,10 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
       }
       judged.push(j);
       scripts.push(...payloadScripts(j));
+      opaque.push(...opaqueParts(j));
+      if (runsUnknownInput(j, stdin)) {
+        opaque.push(`${j.name} runs code it reads from its input, known only when it runs`);
+      }
     });
     if (invocations.length === 0) judged.push(...redirectOnly(raw));
     for (const script of scripts) runScript(script, raw);
@@ -229,21 +246,33 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
       runScript({ text: code, via: "arithmetic evaluation", env: {} }, undefined);
     }
   }
+  const views = quoteViews(command);
   const hits = runChecks({
     raw: command,
-    views: quoteViews(command),
+    views,
     argvs: judged.map((j) => [j.name, ...j.args]),
     malformed: walk.complex.includes(PARSE_ERROR) ||
       (parser === null && walk.complex.includes("unterminated quote")),
   });
   for (const hit of hits) checks.set(hit.id, hit);
+  opaque.push(...hits.filter((hit) => !walkedCheck(hit, views)).map((hit) => hit.message));
+  const forSomeValue = catastrophesForSomeValue(command, judged, walk.functions ?? []);
   placeCommands(judged);
   for (const c of findCatastrophes(command, judged, walk.functions)) catastrophic.set(c.id, c);
+  for (const c of forSomeValue) {
+    if (!catastrophic.has(c.id)) opaque.push(`may be catastrophic: ${c.reason} (${c.id}: ${c.name})`);
+  }
+  const losses = new Set(judged.flatMap((j) => j.workLoss ?? []).map((w) => w.id));
+  for (const w of workLossForSomeValue(judged)) {
+    if (!losses.has(w.id)) opaque.push(`may lose work: ${w.name} (${w.id})`);
+  }
   return {
     judged,
     complex: [...new Set(complex)],
     checks: [...checks.values()].sort((a, b) => a.id - b.id),
     catastrophic: [...catastrophic.values()],
+    opaque: [...new Set(opaque)],
+    defines: [...new Set(defines)],
     ...(unparsed ? { unparsed } : {}),
     ...(tooLong ? { tooLong } : {}),
   };
@@ -325,6 +354,7 @@ function judgeInvocation(
   const viaXargs = inv.via === "xargs" && !verdict.readOnly;
   if (viaXargs) noAutoAllow.push("xargs passes it arguments from input that cannot be checked");
   const ruleText = verdict.ruleWords.join(" ");
+  const open = openTexts(inv, verdict.ruleWords, inv.argv, inv.via);
   const secrets = printedSecrets(name, args, redirects);
   const reasons = [...new Set([...verdict.reasons, ...secrets])];
   const readOnly = inv.words.length === 0
@@ -344,6 +374,7 @@ function judgeInvocation(
     ...(reasons.length > 0 ? { reasons } : {}),
   };
   if (inv.via) command.via = inv.via;
+  if (open) command.open = open;
   const judged: Judged = {
     name,
     args,
@@ -400,6 +431,16 @@ function payloadScripts(j: Judged): Script[] {
     }
   }
   return out;
+}
+
+/**
+ * It runs the code it reads on its input (`... | sh`, `... | python3 -`, `source /dev/stdin`),
+ * and the line does not fix that input (a literal here-document or `echo '...'` would be read as code).
+ */
+function runsUnknownInput(j: Judged, stdin: string | undefined): boolean {
+  if (stdin !== undefined || !takesInput(j.raw)) return false;
+  if (j.name === "source" || j.name === ".") return j.args[0] === "/dev/stdin";
+  return j.name === "at" || j.name === "batch" || programFromStdin(j.name, j.args, SHELLS.has(j.name));
 }
 
 /** Its standard input is redirected or piped in (not the caller's, which is empty for an agent). */

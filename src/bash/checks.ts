@@ -21,9 +21,13 @@ interface Check {
   test: (input: CheckInput) => string | null;
 }
 
-const SUBSTITUTIONS: [RegExp, string][] = [
+/** Bash's own: the walker follows what runs inside. */
+const PROCESS_SUBSTITUTIONS: [RegExp, string][] = [
   [/<\(/, "process substitution <(...)"],
   [/>\(/, "process substitution >(...)"],
+];
+/** Other shells' (zsh, PowerShell): a bash parser reads them as something else. */
+const FOREIGN_SUBSTITUTIONS: [RegExp, string][] = [
   [/=\(/, "zsh process substitution =(...)"],
   [/(?:^|[\s;&|])=[A-Za-z_]/, "zsh equals expansion (=cmd runs the program found on PATH)"],
   [/~\[/, "zsh-style parameter expansion ~[...]"],
@@ -32,6 +36,7 @@ const SUBSTITUTIONS: [RegExp, string][] = [
   [/\}\s*always\s*\{/, "zsh always block"],
   [/<#/, "PowerShell block comment <#"],
 ];
+const SUBSTITUTIONS = [...PROCESS_SUBSTITUTIONS, ...FOREIGN_SUBSTITUTIONS];
 const SUBSTITUTIONS_IN_DOUBLE_QUOTES: [RegExp, string][] = [
   [/\$\(/, "$() command substitution"],
   [/\$\{/, "${} parameter substitution"],
@@ -299,6 +304,20 @@ export const CHECKS: readonly Check[] = [
         : null,
   },
 ];
+
+/**
+ * Checks about structure the Bash walker follows through (several lines, bash's substitutions,
+ * brace expansion, variables in pipes and redirections): a sandbox may stand in for the rules they
+ * keep out, once the walk found every command. The others are about text readers disagree on.
+ */
+const WALKED_CHECKS: ReadonlySet<number> = new Set([6, 7, 8, 12, 16]);
+
+/** Whether this hit is only about structure the walker followed (see WALKED_CHECKS). */
+export function walkedCheck(hit: CheckHit, views: QuoteViews): boolean {
+  if (!WALKED_CHECKS.has(hit.id)) return false;
+  return hit.id !== 8 ||
+    (firstMatch(views.fullyUnquoted, FOREIGN_SUBSTITUTIONS) === null && !/\$\[/.test(views.withDoubleQuotes));
+}
 
 /** Runs every check; returns the hits in id order. */
 export function runChecks(input: CheckInput): CheckHit[] {

@@ -33,6 +33,12 @@ export interface SimpleCommand {
   workLoss?: string[];
   /** The wrapper this command was taken out of (`sudo`, `bash -c`, `find -exec`, `$(...)`), if any. */
   via?: string;
+  /**
+   * `ruleText` and the argv's words as rules would see them if each word known only when the
+   * command runs (`$x`, `$(cmd)`, what xargs appends) were `*`, any words or none; set only when
+   * there is such a word. Deny and ask rules that could match this may match what really runs.
+   */
+  open?: { ruleText: string; argv: string };
 }
 
 /** A command the shipped default policy denies outright, with the reason shown to people. */
@@ -66,6 +72,8 @@ export interface PathAccess {
   access: "read" | "write";
   /** An unquoted pattern: policy judges it by the files it matches when the command is checked. */
   glob?: boolean;
+  /** Part of it is known only when the command runs (`$f`, `$(cmd)`): it may be any path. */
+  runtime?: boolean;
   /** The command reads the whole tree below this directory: policy judges what is in it. */
   tree?: TreeRead;
 }
@@ -109,4 +117,13 @@ export interface BashAnalysis {
    * an unparseable or too complex structure, the sub-command cap, a critical deletion target.
    */
   askReasons: string[];
+  /**
+   * Why the command cannot be pictured even with every word known only at run time standing for
+   * any words: a command name or inline code known only then, text not parsed, a catastrophe for
+   * some value of an unknown word, a critical deletion. Empty when what is unknown is argument
+   * values only: then a sandbox may stand in for the rules that cannot approve the structure.
+   */
+  opaque: string[];
+  /** Functions the command defines: each changes what its name runs for the rest of the line. */
+  defines: string[];
 }

@@ -10,6 +10,8 @@ import { decodeEscapes, literalOutput } from "./printers.ts";
 import type { Redirect } from "./types.ts";
 
 const MAX_DEPTH = 64;
+/** A loop over more values than this is walked once, its variable unknown. */
+const MAX_LOOP_VALUES = 8;
 /** Past this many commands the walk stops; the analysis asks anyway (sub-command cap). */
 const MAX_COMMANDS = 20_000;
 
@@ -68,6 +70,8 @@ class Walker {
   readonly functions: FunctionDefinition[] = [];
   /** Literal text bash evaluates as an arithmetic expression or a variable name. */
   readonly evaluated: string[] = [];
+  /** Loop variables bound to a pattern (`for f in *.md`): they stand for the files it matches. */
+  private readonly patternNames = new Set<string>();
   private pipeCount = 0;
 
   statement(node: Node, scope: Scope, depth: number, nested?: string): void {
@@ -107,6 +111,8 @@ class Walker {
         return this.functionDefinition(node, scope, depth, nested);
       case "test_command":
         return this.testCommand(node, scope, depth, nested);
+      case "for_statement":
+        return this.forLoop(node, scope, depth, nested);
       case "comment":
         return;
       default: {
@@ -149,6 +155,28 @@ class Walker {
     const calls = this.commands.slice(first).filter((c) => callsItself(c, name));
     const forked = calls.filter((c) => c.background || c.stages > 1 || c.nested !== nested);
     this.functions.push({ name, calls: calls.length, forked: forked.length });
+  }
+
+  /**
+   * `for x in a b; do ...; done`: too complex for rules to approve as a whole, but with a short
+   * list of known values the body is walked once per value with `x` bound to it, so `rm -rf "$x"`
+   * is judged as what it deletes; a pattern in the list (`*.md`) stays a pattern wherever `$x` is
+   * used. Values known only at run time (`$(ls)`, no `in` list) leave `x` unknown.
+   */
+  private forLoop(node: Node, scope: Scope, depth: number, nested?: string): void {
+    this.tooComplex(CONTROL_FLOW.for_statement!);
+    const name = node.childForFieldName("variable")?.text ?? "";
+    const listed = node.childrenForFieldName("value");
+    const values = listed.flatMap((value) => this.fields(value, scope, depth + 1, []));
+    const body = node.childForFieldName("body");
+    if (!body) return;
+    const known = listed.length > 0 && values.length <= MAX_LOOP_VALUES && values.every((v) => !v.dynamic);
+    for (const value of known ? values : [undefined]) {
+      const inner: Scope = new Map(scope);
+      inner.set(name, value?.text ?? null);
+      if (value?.glob) this.patternNames.add(name);
+      this.statement(body, inner, depth + 1, nested);
+    }
   }
 
   /**
@@ -331,7 +359,9 @@ class Walker {
         case "heredoc_body":
           if (!/^['"\\]/.test(delimiter) && child.namedChildCount > 0) {
             this.tooComplex("expansions inside a here-document");
-            for (const part of child.namedChildren) this.word(part, scope, depth, subs);
+            for (const part of child.namedChildren) {
+              if (part.type !== "heredoc_content") this.word(part, scope, depth, subs);
+            }
           }
           // The text as written, expansions unexpanded: whatever reads it as code still sees them.
           at.stdin = { text: op === "<<-" ? child.text.replace(/^\t+/gm, "") : child.text };
@@ -485,7 +515,10 @@ class Walker {
       out.unknown ??= `$${name}`;
       out.dynamic = true;
       out.text += written;
-    } else this.expanded(value, scope, out, inQuotes);
+      return;
+    }
+    if (this.patternNames.has(name) && GLOB_CHARS.test(value)) out.glob = true;
+    this.expanded(value, scope, out, inQuotes);
   }
 
   /** Text an expansion produced: unquoted, it is split on IFS and its glob characters expand. */
@@ -642,8 +675,33 @@ function callsItself(command: RawCommand, name: string): boolean {
   return word === name || /^\$(?:FUNCNAME|\{FUNCNAME(?:\[0\])?\})$/.test(word ?? "");
 }
 
+const UNKNOWN_VALUE = " is not assigned earlier in this command; its value is unknown";
+
 export function unknownVariable(name: string): string {
-  return `${name} is not assigned earlier in this command; its value is unknown`;
+  return `${name}${UNKNOWN_VALUE}`;
+}
+
+/** Reasons for "too complex" after which every command was still walked and judged: only values are unknown. */
+const WALKED_THROUGH = new Set([
+  ...Object.values(CONTROL_FLOW),
+  "arithmetic command (( ))",
+  "command substitution",
+  "process substitution",
+  "commands after a here-document",
+  "expansions inside a here-document",
+  "appending assignment (+=)",
+  "array assignment",
+  "parameter expansion ${...}",
+  'locale quoting ($"...")',
+]);
+
+/**
+ * Whether the walk went through what made the command too complex: control flow, substitutions,
+ * unknown values. Not for text it could not parse, words it could not read or nesting past its limits.
+ */
+export function walkedThrough(reason: string): boolean {
+  return WALKED_THROUGH.has(reason) || reason.startsWith("unsupported shell syntax (") ||
+    reason.endsWith(UNKNOWN_VALUE);
 }
 
 function unescapeUnquoted(text: string): string {

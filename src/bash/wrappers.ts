@@ -522,20 +522,27 @@ function unwrapXargs(inv: Invocation, texts: string[], out: Out, depth: number):
  * the input's items are appended, or put in place of the `-I` string.
  */
 function withInput(inner: Word[], flags: string[], stdin: string | undefined): Word[] {
-  if (stdin === undefined) return inner;
-  const zero = flags.some((f) => /^-[a-zA-Z]*0$/.test(f) || f === "--null");
   const replaceAt = flags.findIndex((f) => /^-[Ii]/.test(f) || f.startsWith("--replace"));
-  const items = stdin.split(zero ? "\0" : replaceAt !== -1 ? "\n" : /\s+/).filter((i) => i !== "");
-  const item = (text: string): Word => ({ text, quoted: true, glob: false, dynamic: false });
-  if (replaceAt === -1) return [...inner, ...items.map(item)];
-  const flag = flags[replaceAt]!;
-  const placeholder = flag.includes("=")
+  const flag = flags[replaceAt];
+  const placeholder = flag === undefined
+    ? undefined
+    : flag.includes("=")
     ? flag.slice(flag.indexOf("=") + 1)
     : flag.length > 2 && !flag.startsWith("--")
     ? flag.slice(2)
     : flag === "-I"
     ? flags[replaceAt + 1] ?? "{}"
     : "{}";
+  if (stdin === undefined) {
+    // Words holding the `-I` string get their value from the input: known only when xargs runs.
+    return placeholder === undefined
+      ? inner
+      : inner.map((w) => (w.text.includes(placeholder) ? { ...w, dynamic: true } : w));
+  }
+  const zero = flags.some((f) => /^-[a-zA-Z]*0$/.test(f) || f === "--null");
+  const items = stdin.split(zero ? "\0" : placeholder !== undefined ? "\n" : /\s+/).filter((i) => i !== "");
+  const item = (text: string): Word => ({ text, quoted: true, glob: false, dynamic: false });
+  if (placeholder === undefined) return [...inner, ...items.map(item)];
   const first = items[0] ?? "";
   return inner.map((w) => ({ ...w, text: w.text.replaceAll(placeholder, first) }));
 }

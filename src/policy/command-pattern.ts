@@ -7,6 +7,8 @@ import { wildcardSource } from "./wildcard.ts";
 
 export interface CommandPattern {
   regex: RegExp;
+  /** The same pattern as `*`-globs, one per form it takes (`ls *` is `ls` or `ls *`). */
+  globs: string[];
   /** A pattern with a wildcard: such allow rules never cover commands marked `noAutoAllow`. */
   isPrefix: boolean;
 }
@@ -19,6 +21,7 @@ export function compileCommandPattern(specifier: string): CommandPattern {
   const source = wildcardSource(body);
   return {
     regex: new RegExp(`^${source}${optionalTail ? "(?: .*)?" : ""}$`, "s"),
+    globs: optionalTail ? [body, `${body} *`] : [pattern],
     isPrefix: pattern.includes("*"),
   };
 }

@@ -10,6 +10,7 @@ import { ACCEPT_EDITS_COMMANDS, EDIT_TOOLS, isProtectedPath } from "./modes.ts";
 import { posix } from "node:path";
 import { isInside } from "../tool/paths.ts";
 import type { Policy } from "./policy.ts";
+import { ruleThatMayMatch } from "./may-match.ts";
 import { containment } from "./sandbox-allow.ts";
 import type {
   Decision,
@@ -35,6 +36,10 @@ export interface CommandTarget {
   viaText?: string;
   /** The command as its program will read it (`npm publ` is `npm publish`): deny and ask rules match these too. */
   canonicalTexts?: string[];
+  /** The wrapper it was taken out of (`xargs`, `find -exec`), when there is one. */
+  via?: string;
+  /** `text` and the argv with each word known only at run time as `*` (see `SimpleCommand.open`). */
+  open?: { ruleText: string; argv: string };
   argv: string[];
   hasUnsafeEnv: boolean;
   noAutoAllow: string[];
@@ -56,6 +61,9 @@ interface Hit {
 
 /** At most this many of the analyzer's reasons why a command is not read-only go into a message. */
 const MAX_REASONS = 3;
+
+/** Modes in which a sandboxed compound command that rules cannot approve may still run unasked. */
+const SANDBOX_STANDS_IN: ReadonlySet<string> = new Set(["default", "acceptEdits", "dontAsk"]);
 
 /** Without the analyzer's split, shell operators mean the string is not one simple command. */
 const SHELL_SYNTAX = /[;&|<>`\n]|\$\(/;
@@ -100,6 +108,29 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     if (decided.decision === "ask") decided.hardAsk = true;
     return decided;
   };
+  // The sandbox may be the allow list: an allow when it contains the call and no deny or ask rule
+  // could match what the call may turn out to be; otherwise it notes why not, for the ask.
+  const sandboxAllows = (): Decision | undefined => {
+    if (!result.sandbox || !request.sandbox) return undefined;
+    const opaque = request.bash?.opaque ?? [];
+    const contained = opaque.length > 0
+      ? {
+        contained: false as const,
+        why: `what it runs cannot be known before it runs (${opaque.join("; ")})`,
+      }
+      : containment(request, request.sandbox);
+    const strict = contained.contained ? ruleThatMayMatch(request, policy, commands) : undefined;
+    if (contained.contained && !strict) {
+      result.sandbox = { ...result.sandbox, autoAllowed: true, needsPerson: contained.needsPerson };
+      return finish(result, "allow", contained.reason);
+    }
+    result.sandbox.notAutoAllowed = contained.contained
+      ? `${strict!.meta.rule} (${strict!.meta.effect}, ${
+        strict!.meta.source
+      }) could match what it runs once its unknown words are known`
+      : contained.why;
+    return undefined;
+  };
 
   if (denies.length > 0) {
     result.overridden = [...asks, ...allows].map((h) => h.rule.meta);
@@ -120,7 +151,24 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     return hardAsk(ruleReason(asks[0]!.rule, beatenAllow(asks[0]!, allows)), asks);
   }
   if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
+  const writes = request.paths.filter((p) => p.access === "write");
+  const protectedWrite = writes.find((p) =>
+    isProtectedPath(p.path) || (p.target && isProtectedPath(p.target))
+  );
   const mustAsk = request.bash?.askReasons ?? [];
+  // Rules cannot approve the structure (`$(...)`, a loop, several lines), but the sandbox may when
+  // all that is unknown is values: every command, script and code was found (nothing opaque,
+  // which `sandboxAllows` checks).
+  if (
+    bash && (mustAsk.length > 0 || bash.checks.length > 0) && SANDBOX_STANDS_IN.has(mode)
+  ) {
+    if (protectedWrite && result.sandbox) {
+      result.sandbox.notAutoAllowed = `${protectedWrite.path} is a protected path: writes to it always ask`;
+    } else {
+      const allowed = sandboxAllows();
+      if (allowed) return allowed;
+    }
+  }
   if (request.bash && mustAsk.length > 0) {
     // The fired checks, when there are any, say it most precisely (and carry their ids).
     const checks = request.bash.checks;
@@ -130,10 +178,6 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     return hardAsk(`${why}: allow rules cannot approve this command`);
   }
 
-  const writes = request.paths.filter((p) => p.access === "write");
-  const protectedWrite = writes.find((p) =>
-    isProtectedPath(p.path) || (p.target && isProtectedPath(p.target))
-  );
   if (mode !== "bypassPermissions" && protectedWrite) {
     return hardAsk(`${protectedWrite.path} is a protected path: writes to it always ask`);
   }
@@ -201,14 +245,8 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     return finish(result, "allow", "acceptEdits mode: file edits inside the workspace run without asking");
   }
   // Nothing but "no rule allows it" stands in the way: the sandbox may be the allow list.
-  if (result.sandbox && request.sandbox) {
-    const contained = containment(request, request.sandbox);
-    if (contained.contained) {
-      result.sandbox = { ...result.sandbox, autoAllowed: true, needsPerson: contained.needsPerson };
-      return finish(result, "allow", contained.reason);
-    }
-    result.sandbox.notAutoAllowed = contained.why;
-  }
+  const allowed = sandboxAllows();
+  if (allowed) return allowed;
   if (outside?.untrusted) return ask(outside.untrusted);
   if (outside) {
     const verb = outside.access === "read" ? "read" : "write";
@@ -298,7 +336,8 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       text: c.ruleText,
       bareText: stripAssignments(c.ruleText),
       wrappedText: c.argv.join(" "),
-      ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}` } : {}),
+      ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}`, via: c.via } : {}),
+      ...(c.open ? { open: c.open } : {}),
       canonicalTexts: npmCommandTexts(stripAssignments(c.ruleText).split(" ")),
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,

@@ -67,7 +67,8 @@ export function buildRequest(
   const written = shell ? bashPaths(call.bash) : otherPaths(call, facts, readOnly);
   const paths = written.flatMap(({ glob, tree, ...access }) => {
     const resolved = resolvePath(access.path, { cwd, home, shell });
-    if (resolved.unresolved) return [{ ...access, path: resolved.path, unresolved: resolved.unresolved }];
+    const unresolved = access.unresolved ?? resolved.unresolved;
+    if (unresolved) return [{ ...access, path: resolved.path, unresolved }];
     return (glob ? patternFiles(resolved) : [resolved]).flatMap((one): PathAccess[] => {
       if (one.unresolved) return [{ ...access, path: one.path, unresolved: one.unresolved }];
       const target = targetOf(one.raw);
@@ -172,6 +173,7 @@ function bashPaths(analysis: BashAnalysis | undefined): WrittenPath[] {
     access: p.access,
     command: p.command,
     ...(p.glob ? { glob: true } : {}),
+    ...(p.runtime ? { unresolved: `${p.path} holds a value known only when the command runs` } : {}),
     ...(p.tree ? { tree: p.tree } : {}),
   }));
 }

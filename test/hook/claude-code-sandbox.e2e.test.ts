@@ -1,8 +1,9 @@
 /**
  * `toolrt hook --sandbox` inside the real Claude Code (opt-in: TOOLRT_E2E_CLAUDE=1; see
  * claude-code-e2e.ts). No `--allowedTools`: Claude Code in `-p` refuses whatever would prompt, so a
- * Bash call that runs was allowed by toolrt. An `npm test`-like script runs without a prompt inside
- * the sandbox (exit status and output reach the model), a write outside the workspace fails inside
+ * Bash call that runs was allowed by toolrt. An `npm test`-like script and a compound command (a
+ * loop with `$()`) run without a prompt inside the sandbox (exit status and output reach the model),
+ * a write outside the workspace fails inside
  * that run, and a command the policy denies is still blocked.
  */
 import { expect, test } from "bun:test";
@@ -38,16 +39,21 @@ test.skipIf(!E2E_ENABLED || !availability.available)(
     const outside = join(project.root, "outside-marker");
     const { results, final } = await runClaude(project, [
       bashTurn("toolu_sbx_1", "sh ./test.sh"),
-      bashTurn("toolu_sbx_2", `echo escaped > ${outside}`, { lastMessageIncludes: "5 tests passed" }),
+      bashTurn("toolu_sbx_loop", 'for f in *.sh; do echo "script: $f ($(wc -l < "$f") lines)"; done', {
+        lastMessageIncludes: "5 tests passed",
+      }),
+      bashTurn("toolu_sbx_2", `echo escaped > ${outside}`, { lastMessageIncludes: "script: test.sh" }),
       bashTurn("toolu_sbx_3", "npm publish", { lastMessageIncludes: "Read-only file system" }),
       { ...DONE, when: { lastMessageIncludes: "toolrt denied" } },
     ]);
     const text = (i: number) => JSON.stringify(results[i]);
     expect(text(0)).toContain("5 tests passed");
     expect(readFileSync(join(project.work, "test-output.txt"), "utf8")).toBe(`ran in ${project.work}\n`);
-    expect(text(1)).toContain("Read-only file system");
+    // A compound command (a loop, `$()`) that no allow rule could approve runs in the sandbox too.
+    expect(text(1)).toContain("script: test.sh (4 lines)");
+    expect(text(2)).toContain("Read-only file system");
     expect(existsSync(outside), "the write outside the workspace failed inside the sandbox").toBe(false);
-    expect(text(2)).toContain("toolrt denied this call: e2e: no publishing");
+    expect(text(3)).toContain("toolrt denied this call: e2e: no publishing");
     expect(final?.permission_denials.map((d: { tool_use_id: string }) => d.tool_use_id)).toEqual([
       "toolu_sbx_3",
     ]);

@@ -100,6 +100,8 @@ export function analysis(
     catastrophic: [],
     workLoss: [],
     askReasons: [],
+    opaque: [],
+    defines: [],
     ...extra,
   };
 }

@@ -26,59 +26,113 @@ const CONTAINER_GLOBAL: OptionSpec[] = [
   ...values("--tlscacert", "--tlscert", "--tlskey").map((o) => ({ ...o, role: "read" as const })),
 ];
 const FORMAT = values("-f --format", "--filter");
+const ONE: CommandSpec["operands"] = [{ role: "plain" }];
+const LIST = [...flags("-q --quiet", "--no-trunc"), ...FORMAT];
+const PS = [
+  ...flags("-a --all", "-l --latest", "--no-trunc", "-q --quiet", "-s --size"),
+  ...FORMAT,
+  ...values("-n --last"),
+];
+const IMAGES = [...flags("-a --all", "--digests", "--no-trunc", "-q --quiet", "--tree"), ...FORMAT];
+const HISTORY = [...flags("-H --human", "--no-trunc", "-q --quiet"), ...FORMAT];
+const LOGS = [
+  ...flags("-f --follow", "-t --timestamps", "--details"),
+  ...values("--since", "--until", "-n --tail"),
+];
+const BUILDER = values("--builder");
+const STATS = [...flags("-a --all", "--no-stream", "--no-trunc"), ...FORMAT];
+/** A management command (`docker image …`): read-only only through the subcommands listed. */
+const group = (summary: string, subcommands: Record<string, CommandSpec>): CommandSpec => ({
+  summary,
+  options: HELP,
+  subcommands,
+});
 const containers = (name: string): CommandSpec => ({
   summary: `${name}: container engine`,
   long: "exact",
   permute: false,
   options: [...CONTAINER_GLOBAL, ...flags("-v --version"), ...HELP],
   subcommands: {
-    ps: ro("list containers", [
-      ...flags("-a --all", "-l --latest", "--no-trunc", "-q --quiet", "-s --size"),
-      ...FORMAT,
-      ...values("-n --last"),
-    ], { operands: NONE }),
-    images: ro("list images", [
-      ...flags("-a --all", "--digests", "--no-trunc", "-q --quiet", "--tree"),
-      ...FORMAT,
-    ]),
+    ps: ro("list containers", PS, { operands: NONE }),
+    images: ro("list images", IMAGES),
     inspect: ro("low-level object information", [...FORMAT, ...flags("-s --size"), ...values("--type")]),
-    logs: ro("container logs", [
-      ...flags("-f --follow", "-t --timestamps", "--details"),
-      ...values("--since", "--until", "-n --tail"),
-    ]),
+    logs: ro("container logs", LOGS),
     version: ro("version", FORMAT, { operands: NONE }),
     info: ro("system information", FORMAT, { operands: NONE }),
-    history: ro("image history", [...flags("-H --human", "--no-trunc", "-q --quiet"), ...FORMAT]),
+    history: ro("image history", HISTORY),
     port: ro("port mappings"),
     top: ro("processes of a container"),
-    container: {
-      summary: "containers (listing and showing only)",
+    diff: ro("files changed in a container", [], { operands: ONE }),
+    stats: ro("resource usage", STATS),
+    // Management commands (`docker container ls`): only their listing and reading subcommands.
+    container: group("containers", {
+      ls: ro("list containers", PS, { operands: NONE, aliases: ["ps", "list"] }),
+      inspect: ro("container details", [...FORMAT, ...flags("-s --size")]),
+      logs: ro("container logs", LOGS),
+      top: ro("processes of a container"),
+      port: ro("port mappings"),
+      diff: ro("files changed in a container", [], { operands: ONE }),
+      stats: ro("resource usage", STATS),
+    }),
+    image: group("images", {
+      ls: ro("list images", IMAGES, { aliases: ["list"] }),
+      inspect: ro("image details", FORMAT),
+      history: ro("image history", HISTORY),
+    }),
+    ...Object.fromEntries(
+      ["volume", "network", "context", "node", "service"].map((object) => [
+        object,
+        group(`${object}s`, {
+          ls: ro(`list ${object}s`, LIST, { operands: NONE, aliases: ["list"] }),
+          inspect: ro(`${object} details`, [...FORMAT, ...flags("--pretty")]),
+          ...(object === "node" || object === "service" ? { ps: ro(`tasks of a ${object}`, LIST) } : {}),
+          ...(object === "service" ? { logs: ro("service logs", LOGS) } : {}),
+          ...(object === "context" ? { show: ro("the current context", [], { operands: NONE }) } : {}),
+        }),
+      ]),
+    ),
+    compose: {
+      summary: "compose projects",
+      options: [
+        ...values("-f --file", "--env-file", "--project-directory").map((o) => ({
+          ...o,
+          role: "read" as const,
+        })),
+        ...values("-p --project-name", "--profile", "--ansi", "--progress"),
+        ...HELP,
+      ],
       subcommands: {
-        ls: ro("list containers", [
-          ...flags("-a --all", "-l --latest", "--no-trunc", "-q --quiet", "-s --size"),
-          ...FORMAT,
-          ...values("-n --last"),
-        ], { operands: NONE, aliases: ["ps", "list"] }),
-        inspect: ro("container details", [...FORMAT, ...flags("-s --size")]),
-        logs: ro("container logs", [
-          ...flags("-f --follow", "-t --timestamps", "--details"),
-          ...values("--since", "--until", "-n --tail"),
-        ]),
-        port: ro("port mappings"),
-        top: ro("processes of a container"),
+        ps: ro("project containers", [...PS, ...values("--status", "--services")]),
+        ls: ro("list projects", LIST, { operands: NONE }),
+        logs: ro("project logs", [...LOGS, ...flags("--no-color", "--no-log-prefix")]),
+        images: ro("project images", LIST),
+        top: ro("project processes"),
+        version: ro("version", FORMAT, { operands: NONE }),
       },
     },
-    image: {
-      summary: "images (listing and showing only)",
+    buildx: {
+      summary: "builders",
+      options: [...BUILDER, ...HELP],
       subcommands: {
-        ls: ro("list images", [
-          ...flags("-a --all", "--digests", "--no-trunc", "-q --quiet", "--tree"),
-          ...FORMAT,
-        ], { aliases: ["list"] }),
-        inspect: ro("image details", FORMAT),
-        history: ro("image history", [...flags("-H --human", "--no-trunc", "-q --quiet"), ...FORMAT]),
+        ls: ro("list builders", FORMAT, { operands: NONE }),
+        // `--builder` is buildx's persistent flag: valid after the subcommand too.
+        du: ro("build cache usage", [...FORMAT, ...flags("--verbose"), ...BUILDER], { operands: NONE }),
+        inspect: ro("builder details", [...flags("--bootstrap"), ...BUILDER]),
+        version: ro("version", [], { operands: NONE }),
       },
     },
+    ...(name === "podman"
+      ? {
+        machine: group("virtual machines", {
+          list: ro("list machines", [...LIST, ...flags("--all-providers")], {
+            operands: NONE,
+            aliases: ["ls"],
+          }),
+          inspect: ro("machine details", FORMAT),
+          info: ro("machine host information", FORMAT, { operands: NONE }),
+        }),
+      }
+      : {}),
   },
   tests: {
     readOnly: [
@@ -86,6 +140,15 @@ const containers = (name: string): CommandSpec => ({
       `${name} logs web --tail 100`,
       `${name} inspect -f '{{.Id}}' web`,
       `${name} container ls -a`,
+      `${name} image ls --quiet`,
+      `${name} volume ls`,
+      `${name} network inspect net`,
+      `${name} compose logs -f api`,
+      `${name} compose -f config.yml ps`,
+      `${name} buildx du --verbose`,
+      `${name} buildx du --builder b`,
+      `${name} stats --no-stream`,
+      `${name} service ps api`,
       `${name} image ls -q`,
     ],
     notReadOnly: [
@@ -93,9 +156,21 @@ const containers = (name: string): CommandSpec => ({
       `${name} rm web`,
       `${name} ps --bogus`,
       `${name} logs web > out.txt`,
-      `${name} -H tcp://x.example:2375 ps`,
+      `${name} container run alpine`,
       `${name} container rm web`,
+      `${name} image rm nginx`,
+      `${name} image ls --bogus`,
+      `${name} volume rm data`,
+      `${name} network create net`,
+      `${name} compose up`,
+      `${name} compose -f config.yml down`,
+      `${name} compose --dry-run ps`,
+      `${name} buildx build .`,
+      `${name} service update api`,
+      `${name} container diff a b`,
+      `${name} -H tcp://x.example:2375 ps`,
       `${name} image pull alpine`,
+      `${name} search nginx`,
     ],
   },
 });

@@ -1,0 +1,72 @@
+/**
+ * Deny and ask rules read for what a command may turn out to be: each word known only when it
+ * runs (`$x`, `$(cmd)`, what xargs appends) stands for any words, each path whose place is not
+ * known for any path. The sandbox stands in for a person only when no deny or ask rule could
+ * match so; `$(echo git) push` or `cat list | xargs git` stays with the person when
+ * `Bash(git push:*)` is denied. Pure.
+ */
+import type { CompiledRule } from "./compile-rule.ts";
+import { stripAssignments } from "./command-pattern.ts";
+import type { CommandTarget } from "./decide.ts";
+import type { Policy } from "./policy.ts";
+import type { DecisionRequest } from "./types.ts";
+
+/** The first deny or ask rule that could match the call once its unknown words and paths are known. */
+export function ruleThatMayMatch(
+  request: DecisionRequest,
+  policy: Policy,
+  commands: readonly CommandTarget[],
+): CompiledRule | undefined {
+  const strict = policy.rules.filter((r) => r.meta.effect !== "allow");
+  // A function defined in the line changes what its name runs: a rule about that name may be about it.
+  const texts = [
+    ...commands.flatMap((c) => (c.open ? openTexts(c) : [])),
+    ...(request.bash?.defines ?? []).flatMap((name) => [`${name}*`, `function ${name}*`]),
+  ];
+  for (const rule of texts.length > 0 ? policy.rulesFor(request.tool) : []) {
+    if (rule.meta.effect === "allow" || !rule.command) continue;
+    const globs = rule.command.globs;
+    if (texts.some((text) => globs.some((glob) => globsMeet(glob, text)))) return rule;
+  }
+  const unknown = request.paths.filter((p) => p.unresolved !== undefined);
+  return strict.find((rule) =>
+    rule.path !== undefined && (!rule.toolFilter || rule.toolFilter(request.tool)) &&
+    unknown.some((p) => rule.path!.family === "read" || p.access === "write")
+  );
+}
+
+/**
+ * What deny and ask rules are matched against (see `commandMatches`), with the unknown words as `*`;
+ * and what follows each unknown word, as a command of its own: a run-time value may be the end of a
+ * wrapper's options (`timeout $t git push` runs `git push`).
+ */
+function openTexts(command: CommandTarget): string[] {
+  const { ruleText, argv } = command.open!;
+  const texts = [ruleText, stripAssignments(ruleText), argv];
+  if (command.via !== undefined) texts.push(`${command.via} ${argv}`);
+  for (const star of argv.matchAll(/\*/g)) {
+    const rest = argv.slice(star.index + 1);
+    if (rest !== "") texts.push(rest);
+  }
+  return texts;
+}
+
+/**
+ * Whether some string matches both patterns, where `*` stands for any characters (none too) and
+ * everything else for itself. Dynamic programming from the ends: `meet[j]` says whether the rest
+ * of `a` from `i` and the rest of `b` from `j` have a string in common.
+ */
+export function globsMeet(a: string, b: string): boolean {
+  let next: boolean[] = new Array(b.length + 1).fill(false);
+  for (let i = a.length; i >= 0; i--) {
+    const meet: boolean[] = new Array(b.length + 1).fill(false);
+    for (let j = b.length; j >= 0; j--) {
+      if (i === a.length && j === b.length) meet[j] = true;
+      else if (i < a.length && a[i] === "*") meet[j] = next[j]! || (j < b.length && meet[j + 1]!);
+      else if (j < b.length && b[j] === "*") meet[j] = meet[j + 1]! || (i < a.length && next[j]!);
+      else meet[j] = i < a.length && j < b.length && a[i] === b[j] && next[j + 1]!;
+    }
+    next = meet;
+  }
+  return next[0]!;
+}

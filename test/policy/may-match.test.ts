@@ -1,0 +1,81 @@
+/**
+ * Deny and ask rules against what a command may turn out to be: `*`-patterns that meet, and the
+ * sandbox stepping back when a rule could match a word or path known only at run time.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { analyzeBash } from "../../src/bash/analyze.ts";
+import { loadBashParser } from "../../src/bash/parser.ts";
+import { decide } from "../../src/policy/decide.ts";
+import { globsMeet } from "../../src/policy/may-match.ts";
+import { buildRequest } from "../../src/policy/request.ts";
+import { type Sandbox, sandbox } from "./helpers.ts";
+
+beforeAll(async () => {
+  await loadBashParser();
+});
+
+describe("globsMeet: some text matches both patterns", () => {
+  test.each([
+    ["git push", "git*", true],
+    ["git push", "git*push", true],
+    ["git push *", "git*", true],
+    ["git push", "*push", true],
+    ["git push", "git status*", false],
+    ["git push", "npm*", false],
+    ["git push *", "git*--force", true],
+    ["rm -rf *", "rm*build", true],
+    ["curl", "curl*", true],
+    ["curl", "curly*", false],
+    ["a*c", "*b*", true],
+    ["", "*", true],
+    ["x", "", false],
+  ])("%s and %s: %p", (a, b, meet) => {
+    expect(globsMeet(a, b)).toBe(meet);
+    expect(globsMeet(b, a)).toBe(meet);
+  });
+});
+
+async function sandboxedDecision(box: Sandbox, command: string, cliRules: Record<string, string[]> = {}) {
+  const request = buildRequest({
+    tool: "Bash",
+    input: { command },
+    cwd: box.cwd,
+    home: box.home,
+    bash: await analyzeBash(command),
+  });
+  const context = { writable: [box.cwd], allowNet: [], asksForHosts: false, denyRead: [] };
+  return decide({ ...request, sandbox: context }, box.load({ cliRules }).policy);
+}
+
+describe("the sandbox steps back when a deny or ask rule could match a run-time value", () => {
+  test.each([
+    // npm, not git: an unknown word of a git command may also be a work-loss option (opaque).
+    ["npm $(cat arg)", "Bash(npm publish:*)"],
+    ["cat list | xargs npm", "Bash(npm publish:*)"],
+    ["cat list | xargs -I{} npm {}", "Bash(npm publish:*)"],
+    ["npm $EMPTY publish", "Bash(npm publish)"],
+    ["timeout $T npm publish", "Bash(npm publish:*)"],
+    ['for s in $(cat subs); do npm "$s"; done', "Bash(npm publish:*)"],
+    ["cd() { echo hi; }", "Bash(cd:*)"],
+  ])("%s with %s denied", async (command, rule) => {
+    const box = sandbox();
+    const decision = await sandboxedDecision(box, command, { deny: [rule] });
+    expect(decision.decision, decision.reason).toBe("ask");
+    expect(decision.reason).toContain(`${rule} (deny, cli) could match what it runs`);
+    expect((await sandboxedDecision(box, command)).decision).toBe("allow");
+  });
+
+  test("a path known only at run time may be a file the default policy asks about", async () => {
+    const box = sandbox();
+    const decision = await sandboxedDecision(box, 'for f in $(cat list); do cat "$f"; done');
+    expect(decision.decision).toBe("ask");
+    expect(decision.reason).toMatch(/Read\(~\/\.ssh\/\*\*\) \(ask, default\) could match/);
+  });
+
+  test("a rule that cannot match any value leaves the sandbox to allow", async () => {
+    const box = sandbox();
+    const decision = await sandboxedDecision(box, 'git commit -m "$(date)"', { deny: ["Bash(git push:*)"] });
+    expect(decision.decision, decision.reason).toBe("allow");
+    expect(decision.sandbox?.autoAllowed).toBe(true);
+  });
+});
