@@ -41,6 +41,8 @@ export interface CommandTarget {
   /** `text` and the argv with each word known only at run time as `*` (see `SimpleCommand.open`). */
   open?: { ruleText: string; argv: string };
   argv: string[];
+  /** Values of the command's assignments (`GIT_SSH_COMMAND='curl x'` names a program). */
+  envValues?: string[];
   hasUnsafeEnv: boolean;
   noAutoAllow: string[];
   /** The analyzer found this sub-command read-only (its paths are judged apart). */
@@ -336,6 +338,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       text: c.ruleText,
       bareText: stripAssignments(c.ruleText),
       wrappedText: c.argv.join(" "),
+      envValues: Object.values(c.env),
       ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}`, via: c.via } : {}),
       ...(c.open ? { open: c.open } : {}),
       canonicalTexts: npmCommandTexts(stripAssignments(c.ruleText).split(" ")),

@@ -21,6 +21,7 @@ export function ruleThatMayMatch(
   // A function defined in the line changes what its name runs: a rule about that name may be about it.
   const texts = [
     ...commands.flatMap((c) => (c.open ? openTexts(c) : [])),
+    ...commands.flatMap(hiddenCommandTexts),
     ...(request.bash?.defines ?? []).flatMap((name) => [`${name}*`, `function ${name}*`]),
   ];
   for (const rule of texts.length > 0 ? policy.rulesFor(request.tool) : []) {
@@ -49,6 +50,40 @@ function openTexts(command: CommandTarget): string[] {
     if (rest !== "") texts.push(rest);
   }
   return texts;
+}
+
+/** Commands that take any unambiguous start of a subcommand's name (`npm publ` runs `npm publish`). */
+const ABBREVIATING_COMMANDS = new Set(["npm"]);
+
+/**
+ * What a command may run that its rule text does not show, for deny and ask rules to meet: any later
+ * word may start a command a program runs (`valgrind curl`, `npx curl`, an unknown wrapper); its
+ * words without the options (`npm --registry=x publish`); an assignment's value run as a command
+ * (`GIT_SSH_COMMAND='curl x'`); a pattern in a word as what it may expand to (`/usr/*\/curl`, `cur?`);
+ * a name by its last path part; an abbreviated subcommand of a command that takes abbreviations.
+ */
+function hiddenCommandTexts(command: CommandTarget): string[] {
+  const words = command.argv.map(asPattern);
+  const texts: string[] = [];
+  const commandAt = (list: string[]) => {
+    if (list.length === 0) return;
+    const [name, ...rest] = list;
+    texts.push(list.join(" "), [name!.replace(/^.*\//, ""), ...rest].join(" "));
+  };
+  for (let i = 0; i < words.length; i++) commandAt(words.slice(i));
+  const plain = words.filter((w) => !w.startsWith("-"));
+  commandAt(plain);
+  const name = plain[0]?.replace(/^.*\//, "");
+  if (name !== undefined && ABBREVIATING_COMMANDS.has(name) && plain.length > 1) {
+    commandAt([name, `${plain[1]}*`, ...plain.slice(2)]);
+  }
+  for (const value of command.envValues ?? []) commandAt(value.split(/\s+/).filter(Boolean).map(asPattern));
+  return texts;
+}
+
+/** A word with the shell's pattern characters as `*` (it may expand to any name they match). */
+function asPattern(word: string): string {
+  return word.replace(/\[[^\]]*\]|[?*]/g, "*");
 }
 
 /**

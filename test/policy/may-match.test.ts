@@ -79,3 +79,31 @@ describe("the sandbox steps back when a deny or ask rule could match a run-time 
     expect(decision.sandbox?.autoAllowed).toBe(true);
   });
 });
+
+describe("the sandbox steps back when a deny or ask rule could match a command the words hide", () => {
+  // Each ran the hidden program in real bash 5.2: `/usr/*/curl --version` printed curl's version,
+  // GIT_SSH_COMMAND ran `touch` on `git fetch ssh://...`, `npm publ --dry-run` published (dry run).
+  test.each([
+    ["/usr/*/curl -s https://x.example", "Bash(curl:*)"],
+    ["cur? https://x.example", "Bash(curl:*)"],
+    ["valgrind curl https://x.example", "Bash(curl:*)"],
+    ["npx curl https://x.example", "Bash(curl:*)"],
+    ["GIT_SSH_COMMAND='curl https://x.example' git fetch", "Bash(curl:*)"],
+    ["npm --registry=https://x.example publish", "Bash(npm publish:*)"],
+    ["npm publ", "Bash(npm publish:*)"],
+  ])("%s with %s denied", async (command, rule) => {
+    const box = sandbox();
+    const decision = await sandboxedDecision(box, command, { deny: [rule] });
+    expect(decision.decision, decision.reason).not.toBe("allow");
+  });
+
+  test("words that cannot be the denied command leave the sandbox to allow", async () => {
+    const box = sandbox();
+    for (const command of ["npm test", "npm run build", "echo done"]) {
+      const decision = await sandboxedDecision(box, command, {
+        deny: ["Bash(npm publish:*)", "Bash(curl:*)"],
+      });
+      expect(decision.decision, `${command}: ${decision.reason}`).toBe("allow");
+    }
+  });
+});
