@@ -12,13 +12,36 @@ export interface ApiFailure {
   message: string;
   /** The server's `retry-after`, in milliseconds, when it sent one. */
   retryAfterMs?: number;
+  /** Nothing answers at the address (refused, unknown host): worth a retry or two, not a minute of them. */
+  unreachable?: true;
 }
+
+/** Connection failures that say nothing listens at the base URL, or that its host does not resolve. */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "unknown host",
+  EAI_AGAIN: "the host name could not be resolved",
+  EHOSTUNREACH: "no route to the host",
+  ENETUNREACH: "the network is unreachable",
+};
 
 const RETRYABLE_TYPES = new Set(["overloaded_error", "rate_limit_error", "api_error"]);
 
 export function describeApiFailure(error: unknown): ApiFailure {
   if (error instanceof Anthropic.APIConnectionError) {
-    return { retryable: true, status: null, message: `could not reach the API: ${error.message}` };
+    const code = (error.cause as { code?: unknown } | undefined)?.code;
+    const why = typeof code === "string" ? UNREACHABLE[code] : undefined;
+    if (why) {
+      return {
+        retryable: true,
+        unreachable: true,
+        status: null,
+        message:
+          `could not reach ${baseUrlName()}: ${why} (${code}). Check ANTHROPIC_BASE_URL and that the ` +
+          "server is running.",
+      };
+    }
+    return { retryable: true, status: null, message: `could not reach ${baseUrlName()}: ${error.message}` };
   }
   if (!(error instanceof Anthropic.APIError)) {
     return {
@@ -59,5 +82,5 @@ function retryAfter(error: InstanceType<typeof Anthropic.APIError>): { retryAfte
 function baseUrlName(): string {
   return process.env.ANTHROPIC_BASE_URL
     ? `the gateway at ${process.env.ANTHROPIC_BASE_URL}`
-    : "the Anthropic API";
+    : "the Anthropic API (https://api.anthropic.com)";
 }

@@ -421,7 +421,5 @@ function textOf(content: readonly ApiContentBlock[]): string {
 
 /** A refusal by policy, a hook or the person — not a malformed call (`<tool_use_error>`). */
 function isPermissionDenial(outcome: CallOutcome): boolean {
-  const first = outcome.content[0];
-  return outcome.decision === "deny" &&
-    !(first?.type === "text" && first.text.startsWith("<tool_use_error>"));
+  return outcome.failure === "denied";
 }

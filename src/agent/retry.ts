@@ -10,9 +10,16 @@ export interface RetryPolicy {
   /** The first delay; each retry doubles it, up to `maxDelayMs`. */
   baseDelayMs: number;
   maxDelayMs: number;
+  /** Retries when nothing answers at the address (refused, unknown host): a wrong URL stays wrong. */
+  maxUnreachableRetries?: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 8, baseDelayMs: 500, maxDelayMs: 32_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 8,
+  baseDelayMs: 500,
+  maxDelayMs: 32_000,
+  maxUnreachableRetries: 2,
+};
 
 export interface RetryNotice {
   attempt: number;
@@ -55,11 +62,17 @@ export async function withRetries<T>(
     } catch (error) {
       if (options.signal?.aborted) throw error;
       const failure = describeApiFailure(error);
-      const allowed = failure.retryable && retry <= options.policy.maxRetries &&
+      const maxRetries = failure.unreachable
+        ? Math.min(
+          options.policy.maxUnreachableRetries ?? options.policy.maxRetries,
+          options.policy.maxRetries,
+        )
+        : options.policy.maxRetries;
+      const allowed = failure.retryable && retry <= maxRetries &&
         (options.canRetry?.() ?? true);
       if (!allowed) throw new ApiRequestError(failure, error);
       const delayMs = retryDelayMs(retry, failure, options.policy);
-      options.onRetry({ attempt: retry, maxRetries: options.policy.maxRetries, delayMs, failure });
+      options.onRetry({ attempt: retry, maxRetries, delayMs, failure });
       await sleep(delayMs, options.signal);
     }
   }

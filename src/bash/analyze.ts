@@ -27,6 +27,7 @@ import type { BashAnalysis, CheckHit, ParseOutcome, Redirect, SimpleCommand } fr
 import { quoteViews } from "./views.ts";
 import { unknownVariable, walkTree } from "./walker.ts";
 import { destructiveWarnings } from "./warnings.ts";
+import { workLossOf } from "./work-loss.ts";
 import { basename, SAFE_ENV_VARS, type Script, SHELLS, stdinScript, stdinText, unwrap } from "./wrappers.ts";
 
 /** Above this many sub-commands the analyzer stops judging them one by one: ask. */
@@ -101,6 +102,7 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
       }))
     ),
     catastrophic: inner.catastrophic,
+    workLoss: judged.flatMap((j) => j.workLoss ?? []),
     askReasons,
   };
 }
@@ -287,7 +289,7 @@ function judgeInvocation(
     ...(reasons.length > 0 ? { reasons } : {}),
   };
   if (inv.via) command.via = inv.via;
-  return {
+  const judged: Judged = {
     name,
     args,
     words: inv.words,
@@ -296,6 +298,12 @@ function judgeInvocation(
     command,
     ...(inv.chdir !== undefined ? { chdir: inv.chdir } : {}),
   };
+  const workLoss = workLossOf(judged);
+  if (workLoss.length > 0) {
+    judged.workLoss = workLoss;
+    command.workLoss = workLoss.map((w) => w.id);
+  }
+  return judged;
 }
 
 /** Why words of this command that bash evaluates (`test -v 'a[$(id)]'`) may run code. */

@@ -1,5 +1,5 @@
 /** The walker's view of one simple command, before wrappers and rules are applied. */
-import type { Redirect, SimpleCommand } from "./types.ts";
+import type { Redirect, SimpleCommand, WorkLoss } from "./types.ts";
 
 export interface Word {
   /** The value the shell would pass: quotes removed, escapes applied, known variables resolved. */
@@ -70,6 +70,8 @@ export interface Judged {
   /** Files it touches, its redirections included; `glob` when the path is an unquoted pattern. */
   paths: { path: string; access: "read" | "write"; glob?: boolean }[];
   command: SimpleCommand;
+  /** What git work it throws away (`work-loss.ts`), when it does. */
+  workLoss?: WorkLoss[];
   /** An interpreter's inline code (`python3 -c CODE`), null when it has none; read once. */
   inline?: string | null;
   /** The directory a wrapper runs it in (`env -C DIR`, `sudo -D DIR`). */

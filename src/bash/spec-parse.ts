@@ -28,6 +28,21 @@ export interface SpecVerdict {
   ruleWords: string[];
   /** The subcommands matched, outermost first (`["stash", "list"]`). */
   subcommands: string[];
+  /**
+   * The options read, in order, each by all its spellings (`--har` is read as `--hard`); an
+   * ambiguous abbreviation is read as every option it could be.
+   */
+  options: ReadOption[];
+  /** The operands of the last subcommand, and whether `--` came before each. */
+  operands: { text: string; afterDashDash: boolean }[];
+}
+
+/** One option as the tool's parser reads it. */
+export interface ReadOption {
+  names: readonly string[];
+  /** Given in its `--no-` form. */
+  negated: boolean;
+  value?: string;
 }
 
 /** An option table built once per spec level: lookups by spelling. */
@@ -123,6 +138,9 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   const uses: Use[] = [];
   const operands: Word[] = [];
   const subcommands: string[] = [];
+  const read: ReadOption[] = [];
+  /** How many operands came before `--`, once it is seen. */
+  let beforeDashDash: number | undefined;
   let level: Level = {
     spec,
     style: spec.long ?? "gnu",
@@ -199,11 +217,17 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       }
       if ("ambiguous" in match) {
         refuse(`${label()}: ${text} is ambiguous (${match.ambiguous.join(", ")})`);
+        for (const long of match.ambiguous) {
+          const negated = long.startsWith("--no-") && !table.long.has(long.slice(2));
+          const option = table.long.get(long.slice(negated ? 5 : 2));
+          if (option) read.push({ names: option.names, negated });
+        }
         return 1;
       }
       const given = `--${match.name}` === text ? text : `--${match.name} (written ${text})`;
       if (match.negated) {
         if (attached !== undefined) refuse(`${label()} --${match.name} takes no value`);
+        read.push({ names: match.option.names, negated: true });
         return 1;
       }
       return optionWithValue(match.option, given, attached, i);
@@ -230,6 +254,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
         return optionWithValue(option, `-${letter}`, rest === "" ? undefined : rest, i);
       }
       uses.push(flagUse(option, `-${letter}`));
+      read.push({ names: option.names, negated: false });
     }
     return 1;
   }
@@ -240,6 +265,8 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     attached: string | undefined,
     i: number,
   ): number {
+    const value = attached ?? (takesValue(option) && option.arg !== "optional" ? texts[i + 1] : undefined);
+    read.push({ names: option.names, negated: false, ...(value !== undefined ? { value } : {}) });
     if (option.until) {
       let end = i + 1;
       while (end < texts.length && !option.until.includes(texts[end]!)) end++;
@@ -271,6 +298,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     const text = texts[i]!;
     if (optionsOpen && text === "--" && level.spec.dashDash !== false) {
       optionsOpen = false;
+      beforeDashDash = operands.length;
       i++;
       continue;
     }
@@ -345,6 +373,11 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     paths: [],
     ruleWords: [name, ...(spec.rulesSkipGlobals ? texts.slice(ruleStart) : texts)],
     subcommands,
+    options: read,
+    operands: operands.map((w, k) => ({
+      text: w.text,
+      afterDashDash: beforeDashDash !== undefined && k >= beforeDashDash,
+    })),
   };
   const effect = level.spec.effect ?? "plain";
   if (effect !== "plain" && !readMode) {

@@ -28,6 +28,8 @@ export interface SimpleCommand {
   reasons?: string[];
   /** Stable two-word prefix for a rule suggestion (`git commit`), null when none is safe. */
   prefix: string | null;
+  /** Ids of the work-loss table's entries this command matches (`git-reset-hard`), if any. */
+  workLoss?: string[];
   /** The wrapper this command was taken out of (`sudo`, `bash -c`, `find -exec`, `$(...)`), if any. */
   via?: string;
 }
@@ -40,6 +42,15 @@ export interface Catastrophe {
   name: string;
   /** What was found: the command and why it is catastrophic. */
   reason: string;
+}
+
+/** A git command that throws away work (`work-loss.ts`); the default policy asks before it. */
+export interface WorkLoss {
+  /** The table entry's id, also the id of the default policy rule that asks. */
+  id: string;
+  name: string;
+  /** The command as written. */
+  command: string;
 }
 
 export interface CheckHit {
@@ -69,6 +80,8 @@ export interface BashAnalysis {
   paths: PathAccess[];
   /** Commands the default policy denies outright; empty for nearly every command. */
   catastrophic: Catastrophe[];
+  /** Git commands that throw away uncommitted or unpushed work; empty for nearly every command. */
+  workLoss: WorkLoss[];
   /**
    * Why no allow rule (prefix, exact, saved or session) may approve this command without a prompt:
    * an unparseable or too complex structure, the sub-command cap, a critical deletion target.

@@ -12,28 +12,10 @@ const has = (args: string[], ...flags: string[]) => args.some((a) => flags.inclu
 const cluster = (args: string[], letter: string) =>
   args.some((a) => new RegExp(`^-[a-zA-Z]*${letter}`).test(a));
 
+/** Git commands that throw away work are the work-loss table's (`work-loss.ts`); these only risk. */
 const GIT_RULES: Rule[] = [
-  (sub, a) => sub === "reset" && has(a, "--hard") ? "may discard uncommitted changes" : null,
-  (sub, a) =>
-    sub === "push" && (has(a, "-f", "--mirror") || a.some((x) => x.startsWith("--force") || /^\+./.test(x)))
-      ? "may overwrite remote history"
-      : null,
   (_, a) => has(a, "--no-verify") ? "may skip safety hooks" : null,
   (sub, a) => sub === "commit" && has(a, "--amend") ? "may rewrite the last commit" : null,
-  (sub, a) =>
-    sub === "clean" && (cluster(a, "f") || has(a, "--force"))
-      ? "may permanently delete untracked files"
-      : null,
-  (sub, a) =>
-    (sub === "checkout" && (a.includes("--") || a.includes("."))) ||
-      (sub === "restore" && !has(a, "--staged", "-S"))
-      ? "may discard uncommitted changes"
-      : null,
-  (sub, a) => sub === "branch" && has(a, "-D") ? "may delete an unmerged branch" : null,
-  (sub, a) =>
-    sub === "stash" && (a[0] === "drop" || a[0] === "clear")
-      ? "may permanently remove stashed changes"
-      : null,
 ];
 
 const RULES: Rule[] = [
@@ -76,6 +58,7 @@ export function destructiveWarnings(judged: Judged[]): string[] {
     }
   };
   for (const j of judged) {
+    for (const loss of j.workLoss ?? []) out.add(loss.name);
     if (j.name === "git") {
       const call = resolveGit(j.args);
       apply(GIT_RULES, call.subcommand ?? "", call.args);

@@ -70,7 +70,9 @@ export function register(program: Command): void {
         }
         const verb = name === "install" ? "installed in" : "removed from";
         console.log(
-          result.changed
+          result.removed
+            ? `toolrt hook removed: ${result.file} held nothing else and was deleted`
+            : result.changed
             ? `toolrt hook ${verb} ${result.file}${result.backup ? ` (previous file: ${result.backup})` : ""}`
             : `${result.file} already ${
               name === "install" ? "runs" : "does not run"

@@ -86,7 +86,12 @@ export interface Runtime {
    * A pool over `tools` (default: `baseTools`) with its own ToolSearch, fed by the MCP servers.
    */
   makePool(tools?: readonly AnyTool[], options?: PoolOptions): RuntimePool;
-  openSession(pool: ToolPool, invokedBy: InvokedBy, agent?: ToolContext["agent"]): RuntimeSession;
+  openSession(
+    pool: ToolPool,
+    invokedBy: InvokedBy,
+    agent?: ToolContext["agent"],
+    state?: ToolContext["session"],
+  ): RuntimeSession;
   /** Stops the MCP and language servers and removes the sandbox's cgroup; sessions stop their own tasks. */
   close(): Promise<void>;
 }
@@ -146,7 +151,7 @@ export async function openRuntime(globals: GlobalOptions, options: RuntimeOption
       discoveredIn.set(pool, discovered);
       return { pool, discovered };
     },
-    openSession(pool, invokedBy, agent) {
+    openSession(pool, invokedBy, agent, state) {
       // The agent's model calls a deferred tool only once ToolSearch found it (as the API requires);
       // a person at the CLI or an MCP client may call any tool by name — permission still decides.
       const discovered = discoveredIn.get(pool);
@@ -167,6 +172,7 @@ export async function openRuntime(globals: GlobalOptions, options: RuntimeOption
         mode: permissionModeOf(globals.mode),
         invokedBy,
         ...(agent ? { agent } : {}),
+        ...(state ? { state } : {}),
         grant,
         ...(telemetry ? { telemetry } : {}),
         policyDigest,
@@ -245,11 +251,11 @@ export function openPlugins(globals: GlobalOptions, loaded: LoadResult) {
 export async function openDefaultSession(
   globals: GlobalOptions,
   invokedBy: InvokedBy,
-  options: PoolOptions & RuntimeOptions = {},
+  options: PoolOptions & RuntimeOptions & { state?: ToolContext["session"] } = {},
 ): Promise<RuntimePool & { session: RuntimeSession; runtime: Runtime; close(): Promise<void> }> {
   const runtime = await openRuntime(globals, options);
   const { pool, discovered } = runtime.makePool(runtime.baseTools, options);
-  const session = runtime.openSession(pool, invokedBy);
+  const session = runtime.openSession(pool, invokedBy, undefined, options.state);
   return {
     pool,
     discovered,

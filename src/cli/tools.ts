@@ -36,11 +36,16 @@ function humanLines(tools: ToolDescription[], color: boolean): string[] {
     const flags = [
       t.readOnly ? "read-only" : "",
       t.concurrencySafe ? "parallel" : "",
-      t.deferred ? "deferred" : "",
       t.origin === "builtin" ? "" : t.server ? `${t.origin}:${t.server}` : t.origin,
+      t.deferred ? `deferred: ${t.deferReason}` : alwaysLoaded(t) ? `always loaded: ${t.deferReason}` : "",
     ].filter(Boolean).join(", ");
     const name = color ? styleText("bold", t.name.padEnd(width)) : t.name.padEnd(width);
     const summary = t.description.split("\n")[0] ?? "";
     return `${name}  ${summary}${flags ? `  [${flags}]` : ""}`;
   });
+}
+
+/** Loaded on turn one by a setting or its own mark, where it would otherwise wait behind ToolSearch. */
+function alwaysLoaded(t: ToolDescription): boolean {
+  return t.alwaysLoad || t.deferReason.startsWith("settings alwaysLoad");
 }

@@ -4,6 +4,7 @@
  * but never an explicit deny or ask rule, a security check or a hard limit.
  */
 import type { Decision as ExplainedDecision } from "../policy/types.ts";
+import { shellQuote } from "../tool/shell-quote.ts";
 import type { AnyTool, PermissionResult, ToolContext } from "../tool/types.ts";
 import type { HookOutcome } from "./hooks/outcome.ts";
 import type { AskAnswer, Asker, Decision } from "./types.ts";
@@ -23,6 +24,8 @@ export interface PolicyVerdict {
   reason: string;
   /** The deciding rule and its source, for the audit log and explanations. */
   rule?: string;
+  /** The deciding rule's effect (a dontAsk denial may cite an ask rule); absent: that of `decision`. */
+  ruleEffect?: "allow" | "ask" | "deny";
   source?: string;
   /** True when a hook's "allow" may skip this ask (it came from no explicit rule or check). */
   hookMayAllow: boolean;
@@ -65,9 +68,10 @@ export async function decidePermission(
     ...(verdict.explained ? { explained: verdict.explained } : {}),
   };
   if (verdict.decision === "deny") {
+    const advice = denialAdvice(verdict, request.ctx);
     return {
       decision: "deny",
-      reason: verdict.reason,
+      reason: advice ? `${verdict.reason.replace(/\.+$/, "")}. ${advice}` : verdict.reason,
       ...cited,
       ...(verdict.guidance ? { guidance: verdict.guidance } : {}),
     };
@@ -84,7 +88,17 @@ export async function decidePermission(
   if (!mustAsk) return { decision: "allow", reason: verdict.reason, ...cited };
 
   const reason = hook.decision === "ask" && hook.reason ? hook.reason : verdict.reason;
-  if (!ask) return { decision: "deny", reason: nonInteractiveDenial(reason, verdict.suggestions), ...cited };
+  if (!ask) {
+    const fromCli = request.ctx.invokedBy === "cli";
+    return {
+      decision: "deny",
+      reason: explainedDenial("nobody can answer", reason, verdict.suggestions, {
+        fromCli,
+        hardAsk: !verdict.hookMayAllow,
+      }),
+      ...cited,
+    };
+  }
   const answer: AskAnswer = await ask({
     toolName: request.tool.name,
     input: request.input,
@@ -108,18 +122,60 @@ export async function decidePermission(
   }
 }
 
-/** An ask with nobody to answer it: denied, saying what would allow it. */
-function nonInteractiveDenial(reason: string, suggestions: readonly string[]): string {
-  return explainedDenial("nobody can answer", reason, suggestions);
+/**
+ * What would allow a call the policy denied: changing the deny rule that decided (deny beats every
+ * allow); in dontAsk mode the rule that would have allowed the ask; out of plan mode, for a person
+ * at the command line. A catastrophic command: that nothing does. A tool's own refusal: nothing.
+ */
+function denialAdvice(verdict: PolicyVerdict, ctx: ToolContext): string | undefined {
+  const fromCli = ctx.invokedBy === "cli";
+  if (verdict.explained?.catastrophic?.length) return "No rule or mode allows it.";
+  if (verdict.rule && (verdict.ruleEffect ?? "deny") === "deny") {
+    return "To allow it, remove or narrow that deny rule.";
+  }
+  if (ctx.mode === "dontAsk") {
+    if (verdict.suggestions.length > 0) {
+      return allowAdvice(verdict.suggestions, { fromCli, once: false }).trim();
+    }
+    return "Only a person's yes allows it, and dontAsk mode asks no one: run it in another mode to be asked.";
+  }
+  if (ctx.mode === "plan" && fromCli && verdict.explained?.reason.startsWith("plan mode")) {
+    return "To run it, leave plan mode (--mode default).";
+  }
+  return undefined;
 }
 
 /**
  * The denial of an ask that got no "yes" — nobody could answer, or whoever was asked declined —
- * in words the model can act on: what happened, why it asked, and the rule that would allow it.
+ * in words the caller can act on: what happened, why it asked, and the rule that would allow it.
+ * `fromCli`: said for a person at `toolrt run` (the flags to pass); `hardAsk`: no allow rule can
+ * approve it, only a person's answer.
  */
-export function explainedDenial(what: string, reason: string, suggestions: readonly string[]): string {
-  const allow = suggestions.length
-    ? ` To allow it, add an allow rule such as ${suggestions.map((s) => `\`${s}\``).join(" or ")}.`
-    : " To allow it, add an allow rule for it.";
-  return `Permission needed and ${what}: ${reason}.${allow}`;
+export function explainedDenial(
+  what: string,
+  reason: string,
+  suggestions: readonly string[],
+  how: { fromCli?: boolean; hardAsk?: boolean } = {},
+): string {
+  return `Permission needed and ${what}: ${reason.replace(/\.+$/, "")}.${allowAdvice(suggestions, how)}`;
+}
+
+function allowAdvice(
+  suggestions: readonly string[],
+  how: { fromCli?: boolean; hardAsk?: boolean; once?: boolean },
+): string {
+  if (how.hardAsk || suggestions.length === 0) {
+    return how.fromCli
+      ? " Only a person's yes allows it: run it in a terminal and answer, or pass --yes."
+      : " Only a person's yes allows it.";
+  }
+  if (how.fromCli) {
+    const flags = suggestions.map((s) => `--allow ${shellQuote(s)}`).join(" or ");
+    const rule = JSON.stringify({ effect: "allow", match: suggestions[0] });
+    const always = `run it again with ${flags} (or put the rule ${rule} in a policy file's rules)`;
+    return how.once === false
+      ? ` To allow it, ${always}.`
+      : ` To allow it, ${always}; to allow it once, pass --yes.`;
+  }
+  return ` To allow it, add an allow rule such as ${suggestions.map((s) => `\`${s}\``).join(" or ")}.`;
 }

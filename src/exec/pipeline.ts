@@ -18,7 +18,7 @@ import { type HookInvocation, NO_HOOKS, runAllHooks } from "./hooks/runner.ts";
 import { type DiscoveryGate, lookupTool, type UnavailableReason } from "./lookup.ts";
 import { decidePermission, type PermissionOutcome, type Policy } from "./permission.ts";
 import { shapeResult, textLength } from "./shape.ts";
-import type { CallOutcome, ExecuteOptions, ToolCall } from "./types.ts";
+import type { CallFailure, CallOutcome, ExecuteOptions, ToolCall } from "./types.ts";
 import { validateCall } from "./validate.ts";
 
 /** Slightly above the Bash tool's own 10-minute maximum, so its own timeout reports first. */
@@ -81,6 +81,7 @@ export async function executeToolCall(
         type: "text",
         text: toolUseError(`Internal error while handling ${call.name}: ${errorMessage(error)}`),
       }],
+      failure: "error",
       errorClass: classifyToolError(error),
       auditOutcome: "error",
     });
@@ -96,7 +97,7 @@ async function runStages(
 ): Promise<CallOutcome> {
   // 1. lookup
   const found = lookupTool(deps.pool.current, call.name, deps.discovery, deps.unavailable);
-  if (!found.ok) return refuse(call, deps, ctx, stage, found.message, "deny");
+  if (!found.ok) return refuse(call, deps, ctx, stage, found.message, "unknown-tool");
   const tool = found.tool;
   stage.tool = tool;
   const notices = found.notice ? [found.notice] : [];
@@ -104,7 +105,14 @@ async function runStages(
   // 2. validate
   let validated = await validateCall(tool, call.input, ctx);
   if (!validated.ok && validated.behavior === "deny") {
-    return refuse(call, deps, ctx, stage, validated.message, "deny");
+    return refuse(
+      call,
+      deps,
+      ctx,
+      stage,
+      validated.message,
+      validated.by === "schema" ? "invalid-input" : "error",
+    );
   }
   let input = validated.ok ? validated.input : call.input;
   stage.input = input;
@@ -132,7 +140,7 @@ async function runStages(
         ctx,
         stage,
         `The input a PreToolUse hook supplied is invalid: ${validated.message}`,
-        "deny",
+        "error",
       );
     }
     input = validated.ok ? validated.input : hook.updatedInput;
@@ -166,6 +174,7 @@ async function runStages(
     return finish(call, deps, ctx, stage, {
       isError: true,
       decision: "deny",
+      failure: "denied",
       content: [{ type: "text", text }],
       auditOutcome: "denied",
       permission,
@@ -190,6 +199,7 @@ async function runStages(
     return finish(call, deps, ctx, stage, {
       isError: true,
       decision,
+      failure: "error",
       content: withContext([{ type: "text", text: toolUseError(ran.message) }], post, notices),
       auditOutcome: ran.interrupted ? "interrupted" : "error",
       ...(ran.errorClass ? { errorClass: ran.errorClass } : {}),
@@ -232,8 +242,9 @@ async function runStages(
   return finish(call, deps, ctx, stage, {
     isError: result.isError === true,
     decision,
+    ...(result.isError ? { failure: "error" as const } : {}),
     content: withContext(shaped.content, post, notices),
-    persistedPath: shaped.persistedPath,
+    persistedPath: shaped.persistedPath ?? tool.persistedPathOf?.(result.data),
     outputChars: textLength(content),
     output: result.data,
     newMessages: result.newMessages,
@@ -316,6 +327,7 @@ async function runTool(
 interface Finished {
   isError: boolean;
   decision: CallOutcome["decision"];
+  failure?: CallFailure;
   content: ContentBlock[];
   auditOutcome: "ok" | "error" | "denied" | "interrupted";
   persistedPath?: string;
@@ -336,12 +348,14 @@ function refuse(
   ctx: ToolContext,
   stage: Stage,
   message: string,
-  decision: "deny",
+  failure: CallFailure,
 ) {
   const text = message.startsWith("<tool_use_error>") ? message : toolUseError(message);
+  // Refused before the permission stage: reported as "deny" (nothing was allowed to run).
   return finish(call, deps, ctx, stage, {
     isError: true,
-    decision,
+    decision: "deny",
+    failure,
     content: [{ type: "text", text }],
     auditOutcome: "error",
   });
@@ -379,6 +393,7 @@ function finish(
     isError: done.isError,
     content: done.content,
     decision: done.decision,
+    ...(done.failure ? { failure: done.failure } : {}),
     ...(done.persistedPath ? { persistedPath: done.persistedPath } : {}),
     ...(done.output !== undefined ? { output: done.output } : {}),
     ...structuredContentOf(stage.tool, done.output),

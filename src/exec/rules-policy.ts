@@ -45,7 +45,12 @@ export function rulesPolicy(
     return {
       decision: decision.decision,
       reason: decision.reason,
-      ...(deciding ? { rule: deciding.id ? `${deciding.rule} (${deciding.id})` : deciding.rule } : {}),
+      ...(deciding
+        ? {
+          rule: deciding.id ? `${deciding.rule} (${deciding.id})` : deciding.rule,
+          ruleEffect: deciding.effect,
+        }
+        : {}),
       ...(deciding
         ? { source: deciding.file ? `${deciding.source}: ${deciding.file}` : deciding.source }
         : {}),

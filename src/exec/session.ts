@@ -45,6 +45,8 @@ export interface SessionOptions {
   /** Why a tool missing from the pool cannot be called now (its MCP server is not connected). */
   unavailable?: UnavailableReason;
   agent?: ToolContext["agent"];
+  /** Session state to start from (a named session's files read and todos). */
+  state?: ToolContext["session"];
   /** Called by `close()`: stop MCP clients, language servers, background tasks. */
   onClose?: () => Promise<void>;
 }
@@ -69,6 +71,7 @@ export function createSession(options: SessionOptions): RuntimeSession {
     mode: options.mode,
     invokedBy: options.invokedBy,
     agent: options.agent,
+    session: options.state,
   });
   const deps = {
     pool: options.pool,

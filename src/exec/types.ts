@@ -36,6 +36,12 @@ export type AskAnswer =
 /** Answers "ask" decisions. Without one, an ask becomes a denial that says which rule would allow it. */
 export type Asker = (request: AskRequest) => Promise<AskAnswer>;
 
+/**
+ * Why a call failed: no such tool, input that does not fit the tool's schema, a permission denial
+ * (a rule, a hook or a person), or an error (the tool refused the input or failed while running).
+ */
+export type CallFailure = "unknown-tool" | "invalid-input" | "denied" | "error";
+
 export interface CallOutcome {
   toolUseId: string;
   toolName: string;
@@ -43,6 +49,8 @@ export interface CallOutcome {
   /** What the model receives (already shaped: large results are previews with a path). */
   content: ContentBlock[];
   decision: Decision;
+  /** Why the call failed, when it did (`isError`); callers map it to exit codes and labels. */
+  failure?: CallFailure;
   /** Where the whole result was written when it was too large to send. */
   persistedPath?: string;
   /** The tool's structured output, when it ran. */

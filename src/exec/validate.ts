@@ -7,7 +7,8 @@ import type { AnyTool, ToolContext } from "../tool/types.ts";
 
 export type ValidationOutcome =
   | { ok: true; input: unknown }
-  | { ok: false; message: string; behavior: "deny" | "ask" };
+  /** `schema`: the input does not fit the tool's schema; `tool`: the tool's own check refused it. */
+  | { ok: false; message: string; behavior: "deny" | "ask"; by: "schema" | "tool" };
 
 export async function validateCall(
   tool: AnyTool,
@@ -16,10 +17,10 @@ export async function validateCall(
 ): Promise<ValidationOutcome> {
   const parsed = parseWithCoercion(tool.inputSchema, rawInput);
   if (!parsed.success) {
-    return { ok: false, behavior: "deny", message: formatSchemaError(tool.name, parsed.error) };
+    return { ok: false, behavior: "deny", by: "schema", message: formatSchemaError(tool.name, parsed.error) };
   }
   const own = await tool.validateInput(parsed.data, ctx);
-  if (!own.ok) return { ok: false, behavior: own.behavior ?? "deny", message: own.message };
+  if (!own.ok) return { ok: false, behavior: own.behavior ?? "deny", by: "tool", message: own.message };
   return { ok: true, input: parsed.data };
 }
 

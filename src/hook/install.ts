@@ -3,7 +3,15 @@
  * file. Merges into what is there (other keys and other hooks stay as they are), keeps a backup of
  * the previous file, and does nothing when the file already says what it should.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import type { InstallTarget } from "./install-targets.ts";
 
@@ -12,6 +20,8 @@ export interface InstallResult {
   changed: boolean;
   /** The copy of the file as it was, when there was one and it changed. */
   backup?: string;
+  /** Uninstall deleted the file: nothing but toolrt's entries was in it. */
+  removed?: true;
 }
 
 type Settings = Record<string, unknown> & { hooks?: Record<string, unknown[]> };
@@ -26,10 +36,14 @@ export function installHooks(target: InstallTarget, isOurs: (entry: unknown) => 
   });
 }
 
-/** Removes toolrt's entries; events left with no entries are removed too. */
+/**
+ * Removes toolrt's entries; events left with no entries are removed too. A file that held nothing
+ * but them (what install writes into a new file) is deleted, and so is its backup when that held
+ * nothing else either; a file with anything of the user's stays.
+ */
 export function uninstallHooks(target: InstallTarget, isOurs: (entry: unknown) => boolean): InstallResult {
   if (!existsSync(target.file)) return { file: target.file, changed: false };
-  return rewrite(target.file, {}, (settings) => {
+  const removeOurs = (settings: Settings) => {
     const hooks = settings.hooks;
     if (!hooks) return;
     for (const event of Object.keys(target.entries)) {
@@ -39,7 +53,26 @@ export function uninstallHooks(target: InstallTarget, isOurs: (entry: unknown) =
       else delete hooks[event];
     }
     if (Object.keys(hooks).length === 0) delete settings.hooks;
-  });
+  };
+  const result = rewrite(target.file, {}, removeOurs);
+  if (!result.changed || !isBare(readSettings(target.file), target.skeleton)) return result;
+  rmSync(target.file);
+  const backup = `${target.file}.toolrt-backup`;
+  if (existsSync(backup)) {
+    const saved = readSettings(backup);
+    removeOurs(saved);
+    if (isBare(saved, target.skeleton)) rmSync(backup);
+  }
+  return { file: target.file, changed: true, removed: true };
+}
+
+/** Nothing but what a new file starts with (`{}`, or `{"version": 1}` for Cursor and Copilot CLI). */
+function isBare(settings: Settings, skeleton: Record<string, unknown>): boolean {
+  return JSON.stringify(settings) === JSON.stringify(skeleton) || Object.keys(settings).length === 0;
+}
+
+function readSettings(file: string): Settings {
+  return parseSettings(file, readFileSync(file, "utf8"));
 }
 
 /** Whether a hook entry runs this command (at any depth: `hooks[].command`, `bash`, `command`). */

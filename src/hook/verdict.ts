@@ -19,7 +19,9 @@ export function verdictFor(decisions: Decision[]): Verdict {
   if (denied) return { decision: "deny", reason: denialReason(denied), warnings };
   const hard = decisions.filter((d) => d.decision === "ask" && d.hardAsk);
   if (hard.length > 0) {
-    const reasons = [...new Set(hard.map((d) => d.reason)), ...warnings];
+    const asked = [...new Set(hard.map((d) => d.reason))];
+    // A warning the reason already gives (the rule that asks about `git reset --hard`) is said once.
+    const reasons = [...asked, ...warnings.filter((w) => !asked.some((r) => r.includes(w)))];
     return { decision: "ask", reason: `toolrt: ${reasons.join("; ")}`, warnings };
   }
   const open = decisions.find((d) => d.decision === "ask");

@@ -12,6 +12,7 @@ import { McpApprovals } from "./approvals.ts";
 import { McpConfigError, type McpServerConfig, parseServersObject } from "./config.ts";
 import { normalizeNamePart } from "./definition-tool.ts";
 import { errorMessage } from "../tool/errors.ts";
+import { FileProblem, type JsonDocument, parseJsonDocument } from "../policy/json-position.ts";
 
 export type McpScope = "managed" | "flag" | "project" | "user" | "plugin";
 
@@ -82,22 +83,41 @@ interface ConfigFile {
   raw: Record<string, unknown>;
 }
 
-function readConfigFile(file: string, required: boolean): ConfigFile | undefined {
+/**
+ * One config file, strict JSON; every problem names file:line:column. An empty file (or only
+ * whitespace) is a file with no servers yet, said in `notes`.
+ */
+function readConfigFile(file: string, required: boolean, notes: string[]): ConfigFile | undefined {
   if (!existsSync(file)) {
     if (required) throw new McpConfigError(`${file}: no such file`);
     return undefined;
   }
-  let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    text = readFileSync(file, "utf8");
   } catch (error) {
     throw new McpConfigError(`${file}: ${errorMessage(error)}`);
   }
+  if (text.trim() === "") {
+    notes.push(`${file} is empty: no MCP servers from it (write {"mcpServers": {}} to say so)`);
+    return { servers: new Map(), raw: {} };
+  }
+  const doc = parseStrictJson(file, text);
+  const raw = doc.value;
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new McpConfigError(`${file}: expected an object with "mcpServers"`);
+    throw new McpConfigError(doc.problemAt([], 'expected an object with "mcpServers"').message);
   }
   const record = raw as Record<string, unknown>;
-  return { servers: parseServersObject(record.mcpServers, file), raw: record };
+  return { servers: parseServersObject(record.mcpServers, file, doc), raw: record };
+}
+
+function parseStrictJson(file: string, text: string): JsonDocument {
+  try {
+    return parseJsonDocument(file, text);
+  } catch (error) {
+    if (error instanceof FileProblem) throw new McpConfigError(error.message);
+    throw error;
+  }
 }
 
 function readManagedPolicy(file: ConfigFile | undefined, path: string): ManagedPolicy {
@@ -112,13 +132,18 @@ export function loadMcpConfig(
   files: McpConfigFiles,
   options: { workspace: string; stateDir: string; plugins?: readonly PluginMcpServers[] },
 ): LoadedMcpConfig {
-  const managedFile = readConfigFile(files.managed, false);
+  const notes: string[] = [];
+  const managedFile = readConfigFile(files.managed, false, notes);
   const managed = readManagedPolicy(managedFile, files.managed);
   const layers: { scope: McpScope; file: string; config: ConfigFile | undefined }[] = [
     { scope: "managed", file: files.managed, config: managedFile },
-    ...files.flag.map((file) => ({ scope: "flag" as const, file, config: readConfigFile(file, true) })),
-    { scope: "project", file: files.project, config: readConfigFile(files.project, false) },
-    { scope: "user", file: files.user, config: readConfigFile(files.user, false) },
+    ...files.flag.map((file) => ({
+      scope: "flag" as const,
+      file,
+      config: readConfigFile(file, true, notes),
+    })),
+    { scope: "project", file: files.project, config: readConfigFile(files.project, false, notes) },
+    { scope: "user", file: files.user, config: readConfigFile(files.user, false, notes) },
     // Enabled plugins' servers come last: any configured server of the same name wins.
     ...(options.plugins ?? []).map((p) => ({
       scope: "plugin" as const,
@@ -127,7 +152,6 @@ export function loadMcpConfig(
     })),
   ];
 
-  const notes: string[] = [];
   const byName = new Map<string, McpServerEntry>();
   const byNormalized = new Map<string, string>();
   for (const { scope, file, config } of layers) {

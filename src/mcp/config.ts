@@ -5,6 +5,7 @@
  * `${VAR:-default}` are expanded from the environment in commands, arguments, env, urls and headers.
  */
 import { z } from "zod";
+import type { JsonDocument, JsonPath } from "../policy/json-position.ts";
 
 const common = {
   /** Tools of this server are always sent in full, never deferred. */
@@ -61,8 +62,15 @@ function withInferredType(raw: unknown): unknown {
   return raw;
 }
 
-/** Parses one server entry; throws McpConfigError naming the file, the server and the field. */
-export function parseServerConfig(raw: unknown, where: string): McpServerConfig {
+/**
+ * Parses one server entry; throws McpConfigError naming the file, the server and the field (and,
+ * given the parsed file, the line and column: `at` is the entry's path in it).
+ */
+export function parseServerConfig(
+  raw: unknown,
+  where: string,
+  located?: { doc: JsonDocument; at: JsonPath },
+): McpServerConfig {
   const parsed = ServerSchema.safeParse(withInferredType(raw));
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -70,19 +78,33 @@ export function parseServerConfig(raw: unknown, where: string): McpServerConfig 
   const message = issue.code === "invalid_union"
     ? "expected `command` (stdio) or `url` (http, sse, ws), or a `type` of stdio, http, sse or ws"
     : issue.message;
+  if (located) {
+    const path = [...located.at, ...issue.path.filter((p) => typeof p !== "symbol")];
+    const name = located.at.slice(1).join(".");
+    throw new McpConfigError(
+      located.doc.problemAt(path as JsonPath, `mcpServers.${name}${field}: ${message}`).message,
+    );
+  }
   throw new McpConfigError(`${where}${field}: ${message}`);
 }
 
-/** The `mcpServers` object of a parsed file, each entry validated. */
-export function parseServersObject(value: unknown, where: string): Map<string, McpServerConfig> {
+/** The `mcpServers` object of a parsed file, each entry validated (`doc`: positions for errors). */
+export function parseServersObject(
+  value: unknown,
+  where: string,
+  doc?: JsonDocument,
+): Map<string, McpServerConfig> {
   if (value === undefined) return new Map();
+  const problem = (path: JsonPath, detail: string) =>
+    new McpConfigError(doc ? doc.problemAt(path, detail).message : `${where}: ${detail}`);
   if (!value || typeof value !== "object" || Array.isArray(value)) {
-    throw new McpConfigError(`${where}: mcpServers must be an object of server name → server`);
+    throw problem(["mcpServers"], "mcpServers must be an object of server name → server");
   }
   const servers = new Map<string, McpServerConfig>();
   for (const [name, raw] of Object.entries(value)) {
-    if (name.trim() === "") throw new McpConfigError(`${where}: a server name is empty`);
-    servers.set(name, parseServerConfig(raw, `${where}: mcpServers.${name}`));
+    if (name.trim() === "") throw problem(["mcpServers", name], "a server name is empty");
+    const located = doc ? { doc, at: ["mcpServers", name] } : undefined;
+    servers.set(name, parseServerConfig(raw, `${where}: mcpServers.${name}`, located));
   }
   return servers;
 }

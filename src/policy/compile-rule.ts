@@ -27,8 +27,12 @@ export interface CompiledRule {
   /** Exact names the rule covers, for indexing; undefined when it is a glob. */
   toolNames?: string[];
   command?: CommandPattern;
-  /** `prefix`: the glob's literal directory part; a path not starting with it cannot match. */
-  path?: { regex: RegExp; prefix: string; family: "read" | "edit" };
+  /**
+   * `prefix`: the glob's literal directory part; a path not starting with it cannot match.
+   * `glob`: the absolute glob `regex` was compiled from. `except`: the paths the rule leaves alone
+   * (its `except` field), each only itself, not what lies below it.
+   */
+  path?: { regex: RegExp; glob: string; prefix: string; family: "read" | "edit"; except?: RegExp[] };
   /** A test of the call's input (parameter, domain, agent type, skill). */
   inputTest?: (input: Record<string, unknown>) => boolean;
   when?: Condition;
@@ -88,12 +92,9 @@ export function compileRule(raw: string, origin: RuleOrigin): CompiledRule {
     case "Edit": {
       const glob = anchorPathPattern(specifier.trim(), origin.anchors, origin.effect);
       const family = toolName === "Read" ? "read" : "edit";
-      return {
-        ...base,
-        scope: "path",
-        ...exact,
-        path: { regex: compileGlob(glob), prefix: literalDir(glob), family },
-      };
+      // A case-insensitive file system opens `.ENV` as `.env`: deny and ask hold for every case.
+      const regex = compileGlob(glob, origin.effect !== "allow");
+      return { ...base, scope: "path", ...exact, path: { regex, glob, prefix: literalDir(glob), family } };
     }
     case "WebFetch":
       return { ...base, scope: "call", ...exact, inputTest: domainTest(specifier) };

@@ -6,10 +6,18 @@ import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import { type CallFacts, factsOf } from "./facts.ts";
 import { ACCEPT_EDITS_COMMANDS, EDIT_TOOLS, isProtectedPath } from "./modes.ts";
+import { posix } from "node:path";
 import { isInside } from "../tool/paths.ts";
 import type { Policy } from "./policy.ts";
 import { containment } from "./sandbox-allow.ts";
-import type { Decision, DecisionRequest, Effect, MatchedRule, PathAccess } from "./types.ts";
+import type {
+  Decision,
+  DecisionRequest,
+  DisabledDefaultMet,
+  Effect,
+  MatchedRule,
+  PathAccess,
+} from "./types.ts";
 
 /** One Bash sub-command as rules see it. */
 export interface CommandTarget {
@@ -31,6 +39,8 @@ export interface CommandTarget {
   readOnly: boolean;
   /** Why the analyzer found it not read-only, when it says (it prints secrets). */
   reasons: string[];
+  /** Ids of the work-loss table's entries it matches (`git-reset-hard`). */
+  workLoss: string[];
 }
 
 interface Hit {
@@ -60,6 +70,8 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   const commands = commandTargets(request);
   const facts = factsOf(request, policy.state.home, commands);
   const hits = matchRules(request, policy, commands, facts);
+  const disabled = disabledDefaultsMet(request, policy, commands, facts);
+  if (disabled.length > 0) result.disabledDefaults = disabled;
 
   const untrusted = hits.filter((h) => h.rule.meta.effect === "allow" && !h.rule.trusted);
   result.untrusted = untrusted.map((h) => h.rule.meta);
@@ -73,9 +85,12 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     // Set only once the sandbox declined to stand in for the person: say why with the reason.
     const declined = result.sandbox?.notAutoAllowed;
     const reason = declined ? `${asked}; the sandbox does not auto-allow it: ${declined}` : asked;
-    return mode === "dontAsk"
-      ? finish(result, "deny", `${reason} (dontAsk mode turns every ask into a denial)`, matched)
-      : finish(result, "ask", reason, matched);
+    if (mode !== "dontAsk") return finish(result, "ask", reason, matched);
+    // What would have been asked is denied; the rule that would allow it still does.
+    const { suggestions } = result;
+    const denied = finish(result, "deny", `${reason} (dontAsk mode turns every ask into a denial)`, matched);
+    denied.suggestions = suggestions;
+    return denied;
   };
   const hardAsk = (reason: string, matched: Hit[] = []) => {
     const decided = ask(reason, matched);
@@ -85,7 +100,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
 
   if (denies.length > 0) {
     result.overridden = [...asks, ...allows].map((h) => h.rule.meta);
-    return finish(result, "deny", ruleReason(denies[0]!.rule, allows[0]?.rule), denies);
+    return finish(result, "deny", ruleReason(denies[0]!.rule, beatenAllow(denies[0]!, allows)), denies);
   }
   // Catastrophic commands (the analyzer's list) are denied in every mode, whatever allows them.
   const catastrophic = catastrophicOf(request);
@@ -99,7 +114,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   }
   if (asks.length > 0) {
     result.overridden = allows.map((h) => h.rule.meta);
-    return hardAsk(ruleReason(asks[0]!.rule, allows[0]?.rule), asks);
+    return hardAsk(ruleReason(asks[0]!.rule, beatenAllow(asks[0]!, allows)), asks);
   }
   if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
   const mustAsk = request.bash?.askReasons ?? [];
@@ -168,9 +183,9 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   if (request.permission?.behavior === "allow") {
     return finish(result, "allow", request.permission.reason ?? `${request.tool} allows this call itself`);
   }
+  suggest(result, request);
   if (request.permission?.behavior === "ask") return ask(request.permission.message);
 
-  suggest(result, request);
   const outside = request.paths.find((p, i) => !inWorkspace(p) && !coverage.paths.has(i));
   if (!outside && request.readOnly) {
     // Only rules that let it reach outside the workspace are worth naming.
@@ -203,6 +218,12 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   // Say why a prefix rule that names this command did not cover it (`find -exec`, `git -c`, ...).
   const blocked = uncovered.find((c) => c.noAutoAllow.length > 0);
   if (blocked) {
+    // No prefix rule may allow it; a rule naming exactly these commands may, when what the rule
+    // matches is the command as written (not `git log` for `git -c core.pager=... log`).
+    const exact = uncovered.every((c) => c.text === c.wrappedText);
+    if (result.suggestions.length === 0 && exact) {
+      result.suggestions = uncovered.map((c) => `Bash(${c.text})`);
+    }
     const why = blocked.noAutoAllow.join("; ");
     return ask(
       why.includes("cannot be auto-allowed") ? why : `${why} — cannot be auto-allowed by a prefix rule`,
@@ -217,6 +238,22 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     return ask(`no rule allows this ${request.tool} call, and it is not read-only: ${shown.join("; ")}`);
   }
   return ask(`no rule allows this ${request.tool} call, and it is not read-only inside the workspace`);
+}
+
+/** The default rules a policy file turned off that would have taken part in this decision. */
+function disabledDefaultsMet(
+  request: DecisionRequest,
+  policy: Policy,
+  commands: CommandTarget[],
+  facts: CallFacts,
+): DisabledDefaultMet[] {
+  const view = policy.disabledDefaults();
+  if (!view) return [];
+  const met = matchRules(request, view, commands, facts).map((h) => h.rule.meta);
+  return unique(met).flatMap((meta) => {
+    const by = policy.state.disabled!.find((d) => d.id === meta.id)!;
+    return [{ id: meta.id, rule: meta.rule, effect: meta.effect, disabledBy: by.file, source: by.source }];
+  });
 }
 
 function emptyDecision(request: DecisionRequest): Decision {
@@ -262,6 +299,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       noAutoAllow: c.noAutoAllow,
       readOnly: c.readOnly,
       reasons: c.reasons ?? [],
+      workLoss: c.workLoss ?? [],
     }));
   }
   const text = commandString(request).trim();
@@ -274,6 +312,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
     noAutoAllow: [],
     readOnly: false,
     reasons: [],
+    workLoss: [],
   }];
 }
 
@@ -348,13 +387,14 @@ function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
  * deny and ask either.
  */
 function pathMatches(rule: CompiledRule, access: PathAccess): boolean {
-  const { family, regex, prefix } = rule.path!;
+  const { family, regex, prefix, except } = rule.path!;
   const isAllow = rule.meta.effect === "allow";
   const applies = family === "read"
     ? access.access === "read" || !isAllow
     : access.access === "write" || isAllow;
   if (!applies) return false;
-  const test = (path: string) => path.startsWith(prefix) && regex.test(path);
+  const test = (path: string) =>
+    path.startsWith(prefix) && regex.test(path) && !except?.some((e) => e.test(path));
   const pathHit = test(access.path);
   if (access.target === undefined) return pathHit;
   return isAllow ? pathHit && test(access.target) : pathHit || test(access.target);
@@ -401,6 +441,15 @@ function catastrophicOf(request: DecisionRequest): string[] {
   return (request.bash?.catastrophic ?? []).map((c) => `${c.reason} (${c.id}: ${c.name})`);
 }
 
+/**
+ * The allow a deny or ask beat, to name in the reason: one about the same thing (a path rule for a
+ * path, a command or call rule for the call), not `Read(./**)` when a command rule asked.
+ */
+function beatenAllow(winner: Hit, allows: Hit[]): CompiledRule | undefined {
+  const kind = (rule: CompiledRule) => (rule.scope === "path" ? "path" : "call");
+  return allows.find((h) => kind(h.rule) === kind(winner.rule))?.rule;
+}
+
 function describeRule(meta: MatchedRule): string {
   return `${meta.rule} (rule ${meta.id}, ${meta.source}: ${meta.file})`;
 }
@@ -408,10 +457,12 @@ function describeRule(meta: MatchedRule): string {
 const EFFECT_VERB: Record<Effect, string> = { allow: "allows", ask: "asks", deny: "denies" };
 
 /** The reason a deny or ask rule gives, saying so when it beat a narrower allow. */
-function ruleReason(winner: CompiledRule, beatenAllow: CompiledRule | undefined): string {
+export function ruleReason(winner: CompiledRule, beatenAllow: CompiledRule | undefined): string {
   const verb = EFFECT_VERB[winner.meta.effect];
+  // A rule with a condition is named by its id too: `Bash` alone does not say what it asks about.
+  const label = winner.when ? `${winner.meta.rule} [${winner.meta.id}]` : winner.meta.rule;
   const base = beatenAllow
-    ? `${beatenAllow.meta.rule} allowed by ${beatenAllow.meta.source}, but ${winner.meta.rule} ${verb} from ${winner.meta.source}`
+    ? `${beatenAllow.meta.rule} allowed by ${beatenAllow.meta.source}, but ${label} ${verb} from ${winner.meta.source}`
     : `${winner.meta.effect === "deny" ? "denied" : "asks"} by ${describeRule(winner.meta)}`;
   return winner.reason ? `${winner.reason} — ${base}` : base;
 }
@@ -425,11 +476,17 @@ function suggest(result: Decision, request: DecisionRequest): void {
     result.suggestions = [...request.bash.suggestions];
     return;
   }
-  const outsideRead = request.paths.find((p) => p.access === "read");
-  if (outsideRead && request.tool !== "Bash") {
-    const dir = outsideRead.path.slice(0, outsideRead.path.lastIndexOf("/")) || "/";
-    result.suggestions = [`Read(/${dir}/**)`];
-    return;
-  }
-  if (request.tool !== "Bash" && request.paths.length === 0) result.suggestions = [request.tool];
+  if (request.tool === "Bash") return;
+  // A file tool: the path rule for what it touches (`Edit(./src/a.ts)`, `Read(//etc/**)`).
+  const written = request.paths.find((p) => p.access === "write");
+  const read = request.paths.find((p) => p.access === "read");
+  if (written) result.suggestions = [`Edit(${rulePathOf(written.path, request.cwd)})`];
+  else if (read) result.suggestions = [`Read(${rulePathOf(posix.dirname(read.path), request.cwd)}/**)`];
+  else result.suggestions = [request.tool];
+}
+
+/** A path as a rule names it: `./rel` inside the workspace, `//abs` elsewhere. */
+function rulePathOf(path: string, cwd: string): string {
+  if (path === cwd) return ".";
+  return isInside(path, cwd) ? `./${posix.relative(cwd, path)}` : path === "/" ? "/" : `/${path}`;
 }

@@ -14,6 +14,7 @@ export function decisionJson(decision: Decision): Record<string, unknown> {
     suggestions: decision.suggestions,
     overridden: decision.overridden,
     untrusted: decision.untrusted,
+    ...(decision.disabledDefaults ? { disabledDefaults: decision.disabledDefaults } : {}),
     sandboxed: decision.sandbox?.sandboxed ?? false,
     ...(decision.sandbox ? { sandbox: decision.sandbox } : {}),
   };
@@ -30,6 +31,11 @@ export function decisionLines(decision: Decision, subject: string): string[] {
   for (const rule of decision.overridden) lines.push(`  overridden: ${ruleWords(rule)}`);
   for (const rule of decision.untrusted) {
     lines.push(`  ignored: ${ruleWords(rule)} — the workspace is not trusted (toolrt trust)`);
+  }
+  for (const off of decision.disabledDefaults ?? []) {
+    lines.push(
+      `  disabled: default rule ${off.id} (${off.rule}, ${off.effect}) by ${off.source} (${off.disabledBy})`,
+    );
   }
   lines.push(...sandboxLines(decision));
   for (const warning of decision.warnings) lines.push(`  warning: ${warning}`);

@@ -5,8 +5,8 @@
  * { tool, input, cwd, additionalDirs, mode, home, readOnly,
  *   agent:   { depth, type },                       // type null for the main agent
  *   path:    "/abs/file" | null, paths: [...],       // the path being judged, and all of the call's
- *   command: { name, argv, prefix, text } | null,   // Bash: the sub-command being judged
- *   bash:    { checks: [ids], catastrophic: [ids], parse, readOnly, prefix } | null }
+ *   command: { name, argv, prefix, text, workLoss: [ids] } | null,  // Bash: the sub-command judged
+ *   bash:    { checks: [ids], catastrophic: [ids], workLoss: [ids], parse, readOnly, prefix } | null }
  * ```
  * Built lazily: a policy without `when` never pays for it.
  */
@@ -38,6 +38,7 @@ export function factsOf(request: DecisionRequest, home: string, commands: Comman
         ? {
           checks: request.bash.checks.map((c) => c.id),
           catastrophic: request.bash.catastrophic.map((c) => c.id),
+          workLoss: [...new Set(request.bash.workLoss.map((w) => w.id))],
           parse: request.bash.parse,
           readOnly: request.bash.readOnly,
           prefix: request.bash.prefix,
@@ -56,6 +57,7 @@ export function factsOf(request: DecisionRequest, home: string, commands: Comman
           argv: command.argv,
           prefix: single ?? commandPrefix(command.argv),
           text: command.text,
+          workLoss: command.workLoss,
         },
       };
     },

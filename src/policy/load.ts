@@ -13,7 +13,7 @@ import type { CompiledRule } from "./compile-rule.ts";
 import { FileProblem } from "./json-position.ts";
 import type { PathAnchors } from "./path-glob.ts";
 import type { CompiledFile, FileContext } from "./policy-file.ts";
-import { type LoadedFile, Policy, type SourceDigest } from "./policy.ts";
+import { type DisabledDefault, type LoadedFile, Policy, type SourceDigest } from "./policy.ts";
 import { compileRuleList, type ListedRule } from "./rule-list.ts";
 import { mergeSandboxSections, type SandboxSource } from "./sandbox-policy.ts";
 import { grantsFile, readGrants, readSandboxGrants } from "./session-grants.ts";
@@ -98,6 +98,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
   const errors: FileProblem[] = [];
   const warnings: string[] = [];
   const files: LoadedFile[] = [];
+  const disabledRules: DisabledDefault[] = [];
   const rules: CompiledRule[] = [];
   const anchorsAt = (sourceBase: string): PathAnchors => ({ cwd, home, sourceBase });
   const digests: SourceDigest[] = [];
@@ -134,6 +135,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
   let lockedBy: string | undefined;
   let bypassDisabledBy: string | undefined;
   let allowedPlugins: string[] | undefined;
+  let allowDisable: { by: string; ids: boolean | string[] } | undefined;
   let wantsClaude = options.claudeSettings === true;
   const note = (compiled: CompiledFile | undefined) => {
     if (compiled?.spec?.claudeSettings === true) wantsClaude = true;
@@ -148,6 +150,8 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     if (compiled?.spec?.lock) lockedBy ??= file;
     if (compiled?.spec?.disableBypassPermissions) bypassDisabledBy ??= file;
     if (compiled?.spec?.allowedPlugins) allowedPlugins ??= compiled.spec.allowedPlugins;
+    const ids = compiled?.loaded && compiled.spec?.allowDisable;
+    if (ids !== undefined && ids !== true) allowDisable ??= { by: file, ids };
   }
   const managedErrors = errors.splice(0);
 
@@ -183,6 +187,9 @@ export function loadPolicy(options: LoadOptions): LoadResult {
       },
     );
     take(embedded);
+    disabledRules.push(
+      ...disabledDefaults(files, embedded.loaded?.rules ?? [], trusted, allowDisable, warnings),
+    );
   }
   if (options.mode === "bypassPermissions" && bypassDisabledBy) {
     warnings.push(
@@ -200,7 +207,9 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     : undefined;
   const sandbox = mergeSandboxSections(sandboxSections);
   warnings.push(...sandbox.warnings);
-  const policy = new Policy(rules, {
+  // The default file keeps every rule (its own tests judge it as written); the policy only the live ones.
+  const off = new Set(disabledRules.flatMap((d) => d.rules));
+  const policy = new Policy(rules.filter((rule) => !off.has(rule)), {
     trusted,
     sandbox: sandbox.policy,
     home,
@@ -209,9 +218,51 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     ...(lockedBy ? { lockedBy } : {}),
     ...(bypassDisabledBy ? { bypassDisabledBy } : {}),
     ...(allowedPlugins ? { allowedPlugins } : {}),
+    ...(disabledRules.length > 0 ? { disabled: disabledRules } : {}),
     digests,
   });
   return { policy, errors, managedErrors, warnings };
+}
+
+/**
+ * The default rules the loaded files turn off, each with the first file that does. Project and
+ * local files of an untrusted workspace cannot (turning off an ask loosens the policy), and the
+ * managed policy's `allowDisable` may forbid it for every file but its own.
+ */
+function disabledDefaults(
+  files: LoadedFile[],
+  defaults: CompiledRule[],
+  trusted: boolean,
+  allowDisable: { by: string; ids: boolean | string[] } | undefined,
+  warnings: string[],
+): DisabledDefault[] {
+  const found: DisabledDefault[] = [];
+  for (const file of files) {
+    for (const id of file.disable ?? []) {
+      if (found.some((d) => d.id === id)) continue;
+      const where = `"disable": "${id}" in ${file.file}`;
+      if ((file.source === "project" || file.source === "local") && !trusted) {
+        warnings.push(`${where} is ignored: the workspace is not trusted (toolrt trust)`);
+        continue;
+      }
+      const allowed = file.source === "managed" || allowDisable === undefined ||
+        (Array.isArray(allowDisable.ids) && allowDisable.ids.includes(id));
+      if (!allowed) {
+        const which = Array.isArray(allowDisable!.ids)
+          ? `allows disabling only ${allowDisable!.ids.join(", ") || "no rule"}`
+          : "does not allow disabling default rules";
+        warnings.push(`${where} is ignored: the managed policy ${allowDisable!.by} ${which}`);
+        continue;
+      }
+      found.push({
+        id,
+        file: file.file,
+        source: file.source,
+        rules: defaults.filter((r) => r.meta.id === id),
+      });
+    }
+  }
+  return found;
 }
 
 function cliRules(

@@ -37,9 +37,10 @@ function join(base: string, rest: string): string {
 
 /**
  * Compiles an absolute glob: `**` spans directories, `*` and `?` stay within one segment, `[...]` is
- * a class. Like gitignore, a pattern naming a directory also covers everything inside it.
+ * a class. Like gitignore, a pattern naming a directory also covers everything inside it, unless
+ * `inside` is false (the path itself only).
  */
-export function compileGlob(glob: string): RegExp {
+export function compileGlob(glob: string, ignoreCase = false, inside = true): RegExp {
   let source = "";
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
@@ -71,5 +72,5 @@ export function compileGlob(glob: string): RegExp {
       source += escapeRegex(c);
     }
   }
-  return new RegExp(`^${source}(?:/.*)?$`);
+  return new RegExp(`^${source}${inside ? "(?:/.*)?" : ""}$`, ignoreCase ? "i" : "");
 }

@@ -4,10 +4,11 @@
  */
 import type { z } from "zod";
 import type { CompiledRule } from "./compile-rule.ts";
+import { disableProblem } from "./defaults.ts";
 import { compileRuleList } from "./rule-list.ts";
 import { FileProblem, type JsonDocument, type JsonPath, parseJsonDocument } from "./json-position.ts";
 import { compileCondition, type Condition, ConditionError } from "./logic.ts";
-import type { PathAnchors } from "./path-glob.ts";
+import { compileGlob, type PathAnchors } from "./path-glob.ts";
 import type { LoadedFile } from "./policy.ts";
 import { isLiteralToolName, toolNameMatcher } from "./rule-string.ts";
 import {
@@ -35,7 +36,7 @@ export interface CompiledFile {
   warnings: FileProblem[];
 }
 
-const MANAGED_ONLY = ["lock", "disableBypassPermissions", "allowedPlugins"] as const;
+const MANAGED_ONLY = ["lock", "disableBypassPermissions", "allowedPlugins", "allowDisable"] as const;
 
 export function compilePolicyText(file: string, text: string, context: FileContext): CompiledFile {
   let doc: JsonDocument;
@@ -85,6 +86,14 @@ export function compilePolicyText(file: string, text: string, context: FileConte
     seen.add(rule.id);
     rules.push(...compileRuleSpec(doc, rule, index, context, errors, warnings));
   });
+  for (const key of ["disable", "allowDisable"] as const) {
+    const ids = spec[key];
+    if (!Array.isArray(ids)) continue;
+    ids.forEach((id, i) => {
+      const problem = disableProblem(id);
+      if (problem) errors.push(doc.problemAt([key, i], `${key}[${i}]: ${problem}`));
+    });
+  }
   const testLines = spec.tests.map((_, i) => doc.problemAt(["tests", i], "").line);
   if (spec.hooks && !context.trusted) {
     warnings.push(
@@ -104,6 +113,7 @@ export function compilePolicyText(file: string, text: string, context: FileConte
       testLines,
       ...(hooks ? { hooks } : {}),
       ...(spec.tools ? { toolLoading: spec.tools } : {}),
+      ...(spec.disable ? { disable: spec.disable } : {}),
     },
     spec,
     errors,
@@ -156,15 +166,54 @@ function compileRuleSpec(
     }];
   }
   const listed = matches.map((raw) => ({ rule: raw, effect: rule.effect, id: rule.id, ...extras }));
-  const { rules, problems } = compileRuleList(listed, { ...context, file: doc.file, trusted });
-  for (const problem of problems) {
+  const compiled = compileRuleList(listed, { ...context, file: doc.file, trusted });
+  for (const problem of compiled.problems) {
     const raw = matches[problem.index]!;
     const indent = raw.length - raw.trimStart().length;
     const extraColumns = problem.column === undefined ? 0 : indent + problem.column;
     const found = doc.problemAt(matchPath(problem.index), problem.message, { extraColumns });
     (problem.skipped ? warnings : errors).push(found);
   }
+  const rules = rule.except === undefined
+    ? compiled.rules
+    : withExceptions(doc, rule, index, compiled.rules, context, errors);
   return toolFilter ? rules.map((r) => restrictTools(r, toolFilter)) : rules;
+}
+
+/** Path rules that leave the paths of `except` alone; `except` on any other rule is an error. */
+function withExceptions(
+  doc: JsonDocument,
+  rule: PolicyRuleSpec,
+  index: number,
+  rules: CompiledRule[],
+  context: FileContext,
+  errors: FileProblem[],
+): CompiledRule[] {
+  const written = typeof rule.except === "string" ? [rule.except] : rule.except!;
+  const at = (j: number): JsonPath =>
+    typeof rule.except === "string" ? ["rules", index, "except"] : ["rules", index, "except", j];
+  if (rules.some((r) => r.scope !== "path")) {
+    errors.push(
+      doc.problemAt(
+        ["rules", index, "except"],
+        '"except" applies to path rules only (Read(...), Edit(...))',
+        {
+          atKey: true,
+        },
+      ),
+    );
+    return rules;
+  }
+  const listed = written.map((raw) => ({ rule: raw, effect: rule.effect, id: rule.id }));
+  const compiled = compileRuleList(listed, { ...context, file: doc.file, trusted: true });
+  for (const problem of compiled.problems) errors.push(doc.problemAt(at(problem.index), problem.message));
+  const except = compiled.rules.flatMap((r, j) => {
+    // `.env.example` leaves that file alone, not a `.env` inside a directory of that name.
+    if (r.path) return [compileGlob(r.path.glob, r.path.regex.ignoreCase, false)];
+    errors.push(doc.problemAt(at(j), "expected a path rule such as Read(.env.example)"));
+    return [];
+  });
+  return rules.map((r) => ({ ...r, path: { ...r.path!, except } }));
 }
 
 function toolMatcher(tool: string | string[]): (name: string) => boolean {

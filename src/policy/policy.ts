@@ -1,5 +1,6 @@
 /** A loaded, compiled policy: every rule of every source, indexed by tool name for fast decisions. */
 import type { CompiledRule } from "./compile-rule.ts";
+import { ruleReason } from "./decide.ts";
 import { type HooksConfig, mergeHooks } from "./hooks-schema.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 import type { PolicyTestSpec, SearchScopeName } from "./schema.ts";
@@ -15,6 +16,8 @@ export interface LoadedFile {
   testLines: number[];
   /** Hooks the file configures (only from trusted sources). */
   hooks?: HooksConfig;
+  /** Ids of default rules the file turns off (`"disable"`), checked against the defaults. */
+  disable?: string[];
   /** The file's `tools` section: deferral overrides, search scope, and how `toolrt serve` offers deferred tools. */
   toolLoading?: {
     alwaysLoad?: string[];
@@ -41,6 +44,16 @@ export interface SourceDigest {
   sha256: string;
 }
 
+/** A shipped default rule a policy file turned off by id (`"disable"`), kept to say so in decisions. */
+export interface DisabledDefault {
+  id: string;
+  /** The file that disabled it, and its source. */
+  file: string;
+  source: SourceName;
+  /** The default's compiled rules of that id. */
+  rules: CompiledRule[];
+}
+
 export interface PolicyState {
   /** Set when the policy must deny every call (a broken managed or other policy file). */
   failClosed?: string;
@@ -55,6 +68,8 @@ export interface PolicyState {
   files: LoadedFile[];
   /** How Bash and ExecCommand run: the `sandbox` sections of the policy files, merged (absent: the defaults). */
   sandbox?: SandboxPolicy;
+  /** Default rules turned off by id, and by which file. */
+  disabled?: DisabledDefault[];
   /** Every policy and settings text that was read, with its digest. */
   digests?: SourceDigest[];
 }
@@ -114,12 +129,13 @@ export class Policy {
    * Deny rules that cover whole tools (no specifier, input test or condition): the pool removes
    * those tools before the model sees them.
    */
-  blanketDenies(): { rule: string; source: string; covers: (toolName: string) => boolean }[] {
+  blanketDenies(): { rule: string; source: string; reason: string; covers: (toolName: string) => boolean }[] {
     return this.rules
       .filter((r) => r.meta.effect === "deny" && r.scope === "call" && !r.inputTest && !r.when)
       .map((r) => ({
         rule: r.meta.rule,
         source: r.meta.file ? `${r.meta.source} (${r.meta.file})` : r.meta.source,
+        reason: ruleReason(r, undefined),
         covers: (name: string) => r.coversTool(name) && (r.toolFilter?.(name) ?? true),
       }));
   }
@@ -197,6 +213,18 @@ export class Policy {
       for (const rule of this.byDir.get(path) ?? []) found.add(rule);
     }
     return [...found].sort((a, b) => this.position.get(a)! - this.position.get(b)!);
+  }
+
+  private disabledView: Policy | undefined;
+
+  /** The disabled default rules as a policy of their own, to tell which of them a call would have met. */
+  disabledDefaults(): Policy | undefined {
+    const disabled = this.state.disabled;
+    if (!disabled || disabled.length === 0) return undefined;
+    return this.disabledView ??= new Policy(disabled.flatMap((d) => d.rules), {
+      ...this.state,
+      disabled: [],
+    });
   }
 
   /** The same policy with more rules (session grants added while running). */

@@ -16,6 +16,9 @@ export const policyRuleSchema = z.strictObject({
   tool: ruleStrings.optional().describe(
     "Tool name(s) or name globs the call must have; alone, it matches every call of those tools",
   ),
+  except: ruleStrings.optional().describe(
+    "Path rule strings this path rule leaves alone (Read(.env.example)); a symlink still matches by its target",
+  ),
   when: z.unknown().optional().describe("JSON-Logic condition over the facts object (see policy/README.md)"),
   reason: z.string().optional().describe("Shown to the user and the model when this rule decides"),
   description: z.string().optional().describe("A note for readers of the policy; never shown"),
@@ -138,6 +141,13 @@ export const policyFileSchema = z.strictObject({
     "Managed policy only: bypassPermissions mode acts as default mode",
   ),
   claudeSettings: z.boolean().optional().describe("Also read permission rules from Claude Code settings"),
+  disable: z.array(z.string().min(1, "an empty rule id")).optional().describe(
+    "Ids of shipped default rules to turn off (e.g. secrets-files, git-push-force); catastrophic " +
+      "commands cannot be turned off, and the managed policy may forbid it (allowDisable)",
+  ),
+  allowDisable: z.union([z.boolean(), z.array(z.string().min(1, "an empty rule id"))]).optional().describe(
+    "Managed policy only: whether other files may disable default rules (false: none; a list: only these ids)",
+  ),
   allowedPlugins: z.array(z.string().min(1)).optional().describe(
     "Managed policy only: the plugins that may load (an empty list blocks every plugin)",
   ),

@@ -27,6 +27,16 @@ export interface MatchedRule {
   id: string;
 }
 
+/** A default rule that matched the call but is turned off, and the file that turned it off. */
+export interface DisabledDefaultMet {
+  id: string;
+  /** The rule string as the default writes it (`Read(.env.*)`). */
+  rule: string;
+  effect: Effect;
+  disabledBy: string;
+  source: SourceName;
+}
+
 /** What the tool itself says about this input (from the Tool contract). */
 export interface ToolFacts {
   /** `tool.isReadOnly(input)`; unknown means not read-only (fail closed). */
@@ -108,6 +118,8 @@ export interface Decision {
   overridden: MatchedRule[];
   /** Allow rules that matched but were ignored because the workspace is not trusted. */
   untrusted: MatchedRule[];
+  /** Shipped default rules that would have matched but a policy file turned off (`"disable"`). */
+  disabledDefaults?: DisabledDefaultMet[];
   /**
    * An ask only a person may answer: an explicit ask rule, a security check, a catastrophic
    * command, a protected path or a tool that needs user interaction. A PreToolUse hook's "allow"

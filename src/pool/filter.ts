@@ -12,6 +12,8 @@ export interface SourcedRule {
   rule: string;
   /** Where the rule came from (`managed`, `cli`, a file path ...), for explanations. */
   source: string;
+  /** Why the tool is gone, as a call's denial says it (the rule's reason, id and file); default: rule and source. */
+  reason?: string;
   /**
    * Which tool names the rule removes, when the caller has already compiled it (policy files'
    * `tool` lists); otherwise `rule` is parsed, and only a blanket rule string removes tools.
@@ -85,5 +87,5 @@ export function filterTools(
 function denyReason(tool: AnyTool, denies: readonly BlanketDeny[]): string | undefined {
   // Denying Bash denies every tool that runs shell commands.
   const hit = denies.find((d) => d.covers(tool.name) || (SHELL_TOOLS.has(tool.name) && d.covers("Bash")));
-  return hit && `denied by ${hit.rule.rule} from ${hit.rule.source}`;
+  return hit && (hit.rule.reason ?? `denied by ${hit.rule.rule} from ${hit.rule.source}`);
 }

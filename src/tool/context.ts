@@ -8,10 +8,12 @@ export interface ToolContextFields {
   additionalDirs?: string[];
   abortSignal?: AbortSignal;
   agent?: ToolContext["agent"];
+  /** The state carried over from earlier calls (a named session's); empty when absent. */
+  session?: ToolContext["session"];
 }
 
 /**
- * A context for the first call of a session: empty session state, the top-level agent unless told,
+ * A context for the first call of a session: empty session state unless one is given, the top-level agent unless told,
  * and a signal that never fires unless one is given.
  */
 export function createToolContext(fields: ToolContextFields): ToolContext {
@@ -22,7 +24,7 @@ export function createToolContext(fields: ToolContextFields): ToolContext {
     mode: fields.mode,
     invokedBy: fields.invokedBy,
     abortSignal: fields.abortSignal ?? new AbortController().signal,
-    session: { readFiles: new Map(), todos: [] },
+    session: fields.session ?? { readFiles: new Map(), todos: [] },
     agent: fields.agent ?? { depth: 0 },
   };
 }

@@ -52,6 +52,8 @@ export interface SessionState {
   /** Absolute path → what the file looked like when it was last read or written by a tool. */
   readFiles: Map<string, { mtimeMs: number; size: number }>;
   todos: TodoItem[];
+  /** The named session this state is saved in between invocations (`toolrt run --session NAME`). */
+  name?: string;
 }
 
 export interface TodoItem {
@@ -139,6 +141,8 @@ export interface Tool<Input = any, Output = any> {
   outputJSONSchema?(): JsonSchema | undefined;
   /** The structured result of a call, for clients that take one (MCP `structuredContent`). */
   structuredContent?(output: Output): unknown;
+  /** Where the tool itself saved the whole output of a call whose result holds only part of it. */
+  persistedPathOf?(output: Output): string | undefined;
 
   /** One or two sentences: what the tool does. */
   readonly description: string;

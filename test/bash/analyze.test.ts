@@ -199,9 +199,9 @@ describe("read-only commands run without a prompt; dangerous argument forms do n
 describe("information for people", () => {
   test("destructive warnings", async () => {
     const cases: [string, string][] = [
-      ["git reset --hard HEAD~1", "may discard uncommitted changes"],
-      ["git push --force origin main", "may overwrite remote history"],
-      ["git push origin +main", "may overwrite remote history"],
+      ["git reset --hard HEAD~1", "git reset --hard discards uncommitted changes"],
+      ["git push --force origin main", "git push --force overwrites remote history"],
+      ["git push origin +main", "git push --force overwrites remote history"],
       ["git commit --no-verify -m x", "may skip safety hooks"],
       ["git commit --amend", "may rewrite the last commit"],
       ["rm -rf build", "may recursively force-remove files"],
@@ -209,7 +209,7 @@ describe("information for people", () => {
       [`psql -c "DELETE FROM users;"`, "may delete all rows"],
       ["kubectl delete pod x", "may delete Kubernetes resources"],
       ["terraform destroy", "may destroy Terraform infrastructure"],
-      ["git clean -fd", "may permanently delete untracked files"],
+      ["git clean -fd", "git clean deletes untracked files"],
     ];
     for (const [c, warning] of cases) expect((await analyzeBash(c)).warnings, c).toContain(warning);
     expect((await analyzeBash(`psql -c "DELETE FROM users WHERE id = 1;"`)).warnings).toEqual([]);

@@ -10,6 +10,8 @@ import { benignCommands } from "./benign-corpus.ts";
 /** Reviewed findings: the command and why the finding is correct. */
 const REVIEWED: Record<string, string> = {
   "git commit --amend": "warning only: it rewrites the last commit",
+  "git clean --interactive":
+    "work-loss guard: it deletes the untracked files picked on its input, which a pipe can answer",
   'node -p "process.versions"':
     "node -p evaluates its argument as code (inline code cannot be prefix-allowed)",
   "perl -n -e 'print if m/regex1/ and m/regex2/i'": "perl -e runs inline code",

@@ -45,8 +45,11 @@ test("hook install --host writes that host's file, and uninstall removes the ent
     command: "toolrt hook --host cursor",
   }]);
   expect(existsSync(join(cwd, ".claude", "settings.json"))).toBe(false);
-  expect(runCli(["--cwd", cwd, "hook", "uninstall", "--host", "cursor"], { env }).code).toBe(0);
-  expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ version: 1 });
+  const uninstall = runCli(["--cwd", cwd, "hook", "uninstall", "--host", "cursor"], { env });
+  expect(uninstall.code).toBe(0);
+  // The file held nothing but toolrt's entries: no `{"version": 1}` is left behind.
+  expect(uninstall.stdout).toContain(`${file} held nothing else and was deleted`);
+  expect(existsSync(file)).toBe(false);
 });
 
 test("two scopes at once is a usage error", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxAnswerOf } from "../../src/cli/run.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -54,19 +54,13 @@ describe.skipIf(!sandboxFor("the interruption of a sandboxed Bash call"))("toolr
   test("SIGINT stops a running Bash call; the result is printed and the output so far kept", async () => {
     const { ws, state } = workspace();
     const main = join(import.meta.dir, "../../src/cli/main.ts");
-    const input = JSON.stringify({ command: "echo started; sleep 30; echo never" });
+    const input = JSON.stringify({ command: "echo started; touch started; sleep 30; echo never" });
     const proc = Bun.spawn(
       [process.execPath, main, "--cwd", ws, "--state-dir", state, "--allow", "Bash", "run", "Bash", input],
       { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } },
     );
-    // Progress goes to stderr: wait until the command has printed, then interrupt it as Ctrl-C would.
-    const reader = proc.stderr.getReader();
-    let seen = "";
-    while (!seen.includes("started")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += new TextDecoder().decode(value);
-    }
+    // Wait until the command has printed, then interrupt it as Ctrl-C would.
+    while (!existsSync(join(ws, "started")) && proc.exitCode === null) await Bun.sleep(20);
     proc.kill("SIGINT");
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(out).toContain("Bash was interrupted by the user.");

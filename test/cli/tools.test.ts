@@ -37,6 +37,8 @@ describe("toolrt tools", () => {
     expect(toolsJson().some((t) => t.name === "WebFetch")).toBe(false);
     const webFetch = toolsJson("--all").find((t) => t.name === "WebFetch");
     expect(webFetch).toMatchObject({ deferred: true, deferReason: "the tool is marked shouldDefer" });
+    const human = runCli(["tools", "--all"]).stdout.split("\n").find((line) => line.startsWith("WebFetch"));
+    expect(human).toContain("deferred: the tool is marked shouldDefer]");
   });
   test("per-tool answers are the tool's own", () => {
     const byName = Object.fromEntries(toolsJson().map((t) => [t.name, t]));
@@ -54,7 +56,20 @@ describe("toolrt tools", () => {
   test("a blanket deny removes the tool before the model sees it; human output says why", () => {
     expect(toolsJson("--deny", "Write").map((t) => t.name)).not.toContain("Write");
     const human = runCli(["--deny", "Write", "tools"]);
-    expect(human.stdout).toContain("hidden: Write (denied by Write from cli");
+    expect(human.stdout).toContain("hidden: Write (denied by Write (rule --deny[0], cli: command line))");
+  });
+  test("a call of a tool a policy rule removed gets that rule's reason, id and file", () => {
+    const file = join(tempDir(), "p.json");
+    const reason = "writing through this tool is not allowed here";
+    writeFileSync(
+      file,
+      JSON.stringify({ rules: [{ id: "no-write", effect: "deny", match: ["Write"], reason }] }),
+    );
+    const run = runCli(["--policy", file, "run", "Write", JSON.stringify({ file_path: "x", content: "" })]);
+    expect(run.code).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain(
+      `Write is not available in this session: ${reason} — denied by Write (rule no-write, flag: ${file})`,
+    );
   });
 });
 
@@ -68,6 +83,9 @@ describe("deferral overrides from policy files", () => {
     const byName = Object.fromEntries(JSON.parse(run.stdout).map((t: { name: string }) => [t.name, t]));
     expect(byName.WebFetch).toMatchObject({ deferred: false, deferReason: "settings alwaysLoad: WebFetch" });
     expect(byName.Grep).toMatchObject({ deferred: true, deferReason: "settings defer: Grep" });
+    const human = runCli(["--policy", file, "tools", "--all"]).stdout;
+    expect(human).toMatch(/^WebFetch .*always loaded: settings alwaysLoad: WebFetch\]$/m);
+    expect(human).toMatch(/^Grep .*deferred: settings defer: Grep\]$/m);
   });
   test("a bad tools section is a positioned error, exit 2", () => {
     const dir = tempDir();

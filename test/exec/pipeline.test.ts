@@ -178,8 +178,48 @@ describe("permission", () => {
     const { ctx, deps } = setup({ policy });
     const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
     expect(out.decision).toBe("deny");
+    expect(out.failure).toBe("denied");
     expect(out.isError).toBe(true);
-    expect(text(out)).toContain("`Writer(src/**)`");
+    // A person at `toolrt run` is told the flag; a model, the rule.
+    expect(text(out)).toContain("run it again with --allow 'Writer(src/**)'");
+    const byModel = await executeToolCall(
+      { id: "t2", name: "Writer", input: { path: "a" } },
+      { ...ctx, invokedBy: "provider" },
+      deps,
+    );
+    expect(text(byModel)).toContain("add an allow rule such as `Writer(src/**)`");
+  });
+  test("an ask no allow rule can answer says only a person can, not which rule to add", async () => {
+    const policy: Policy = (r) => ({ ...toolOnlyPolicy(r), hookMayAllow: false, suggestions: [] });
+    const { ctx, deps } = setup({ policy });
+    const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
+    expect(text(out)).toContain(
+      "Only a person's yes allows it: run it in a terminal and answer, or pass --yes.",
+    );
+    expect(text(out)).not.toContain("allow rule");
+  });
+  test("a deny rule's denial says that rule must change", async () => {
+    const policy: Policy = (r) => ({
+      ...toolOnlyPolicy(r),
+      decision: "deny",
+      reason: "denied by Writer (rule --deny[0], cli: command line)",
+      rule: "Writer",
+    });
+    const { ctx, deps } = setup({ policy });
+    const out = await executeToolCall({ id: "t1", name: "Writer", input: { path: "a" } }, ctx, deps);
+    expect(text(out)).toBe(
+      "denied by Writer (rule --deny[0], cli: command line). To allow it, remove or narrow that deny rule.",
+    );
+  });
+  test("failures are told apart: schema, the tool's own check, a denial, a failed run", async () => {
+    const { ctx, deps } = setup();
+    const call = (name: string, input: unknown) => executeToolCall({ id: "t", name, input }, ctx, deps);
+    expect((await call("Nope", {})).failure).toBe("unknown-tool");
+    expect((await call("Writer", { path: 1 })).failure).toBe("invalid-input");
+    expect((await call("Writer", { path: "../a" })).failure).toBe("error");
+    expect((await call("Writer", { path: "a" })).failure).toBe("denied");
+    expect((await call("Thrower", {})).failure).toBe("error");
+    expect((await call("Echo", { text: "x" })).failure).toBeUndefined();
   });
   test("allow-once runs the call; deny refuses it with the user's words", async () => {
     const { ctx, deps } = setup();

@@ -52,6 +52,35 @@ test("Claude Code: merges beside existing settings and hooks, with a backup, ide
   expect(uninstallHooks(target, ours).changed).toBe(false);
 });
 
+test.each(HOSTS.map((host) => [host]))(
+  "%s: uninstall deletes the file install created, and its backup",
+  (host) => {
+    const ctx = place();
+    const target = installTarget(host, host === "copilot-cli" ? "project" : "user", COMMAND, ctx);
+    installHooks(target, ours);
+    installHooks({ ...target, entries: { ...target.entries } }, ours);
+    expect(uninstallHooks(target, ours)).toEqual({ file: target.file, changed: true, removed: true });
+    expect(existsSync(target.file)).toBe(false);
+    expect(existsSync(`${target.file}.toolrt-backup`)).toBe(false);
+    expect(uninstallHooks(target, ours).changed).toBe(false);
+  },
+);
+
+test("uninstall keeps a file with anything of the user's in it, and the backup of it", () => {
+  const ctx = place();
+  const target = installTarget("claude-code", "project", COMMAND, ctx);
+  const theirs = {
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard" }] }] },
+  };
+  mkdirSync(dirname(target.file), { recursive: true });
+  writeFileSync(target.file, JSON.stringify(theirs));
+  installHooks(target, ours);
+  const result = uninstallHooks(target, ours);
+  expect(result.removed).toBeUndefined();
+  expect(read(target.file)).toEqual(theirs);
+  expect(existsSync(`${target.file}.toolrt-backup`)).toBe(true);
+});
+
 test("a file that is not JSON is never overwritten", () => {
   const ctx = place();
   const target = installTarget("claude-code", "user", COMMAND, ctx);

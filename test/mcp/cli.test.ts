@@ -53,7 +53,7 @@ describe("toolrt mcp list", () => {
     writeFileSync(join(dir, "broken.json"), JSON.stringify({ mcpServers: { x: { url: "nope" } } }));
     const run = cli("--mcp-config", join(dir, "broken.json"), "mcp", "list");
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${join(dir, "broken.json")}: mcpServers.x.url`);
+    expect(run.stderr).toContain(`${join(dir, "broken.json")}:1:27: mcpServers.x.url`);
   });
 });
 

@@ -54,6 +54,32 @@ describe("scopes, managed policy and approval", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+  test("an empty or blank .mcp.json is no servers, with a note saying so", () => {
+    for (const text of ["", "  \n\t\n"]) {
+      writeFileSync(files.project, text);
+      const { servers, notes } = load();
+      expect(servers).toEqual([]);
+      expect(notes).toEqual([
+        `${files.project} is empty: no MCP servers from it (write {"mcpServers": {}} to say so)`,
+      ]);
+    }
+  });
+
+  test("a broken .mcp.json is an error at its line and column", () => {
+    const cases: [string, string][] = [
+      ['{\n  "mcpServers": {\n    "gh": { "command": "x", }\n  }\n}\n', ":3:29: not valid JSON"],
+      ['{\n  "mcpServers": {\n    "gh": { "command": 5 }\n  }\n}\n', ":3:24: mcpServers.gh.command:"],
+      ['{\n  "mcpServers": {\n    "gh": { "args": [] }\n  }\n}\n', ":3:11: mcpServers.gh"],
+      ['{ "mcpServers": [] }', ":1:17: mcpServers must be an object"],
+      ["[]", ":1:1: expected an object"],
+    ];
+    for (const [text, where] of cases) {
+      writeFileSync(files.project, text);
+      expect(load).toThrow(McpConfigError);
+      expect(load).toThrow(`${files.project}${where}`);
+    }
+  });
+
   test("a name defined twice: the higher scope wins and the other is noted", () => {
     write(files.user, { mcpServers: { gh: { command: "user-gh" } } });
     write(files.managed, { mcpServers: { gh: { command: "managed-gh" } } });

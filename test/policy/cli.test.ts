@@ -25,7 +25,7 @@ describe("toolrt check", () => {
       tool: "Bash",
       decision: "deny",
       checks: [],
-      warnings: ["may overwrite remote history"],
+      warnings: ["git push --force overwrites remote history"],
       suggestions: [],
     });
     expect(json.matched).toEqual([{
@@ -35,6 +35,35 @@ describe("toolrt check", () => {
       effect: "deny",
       id: "no-force-push",
     }]);
+  });
+
+  test("an ask's suggestion is a rule that, given, allows the call", () => {
+    const calls: [string, string][] = [
+      ["Write", JSON.stringify({ file_path: "src/new.ts", content: "" })],
+      ["Write", JSON.stringify({ file_path: "/tmp/elsewhere/out.txt", content: "" })],
+      ["Read", JSON.stringify({ file_path: "/etc/hostname" })],
+      ["Bash", "sudo ls"],
+      ["Bash", 'python3 -c "print(1)"'],
+      ["Bash", "ls && rm -f build.log"],
+    ];
+    for (const [tool, input] of calls) {
+      const asked = JSON.parse(toolrt(["check", "--json", tool, input]).out);
+      expect(asked.decision).toBe("ask");
+      expect(asked.suggestions.length).toBeGreaterThan(0);
+      const allowed = JSON.parse(
+        toolrt(["check", "--json", "--allow", asked.suggestions[0], tool, input]).out,
+      );
+      expect([tool, input, allowed.decision]).toEqual([tool, input, "allow"]);
+    }
+    expect(
+      JSON.parse(toolrt(["check", "--json", "Write", '{"file_path":"a.txt","content":""}']).out).suggestions,
+    )
+      .toEqual(["Edit(./a.txt)"]);
+  });
+
+  test("no suggestion where the rule would match more than what is written (git -c globals)", () => {
+    const asked = JSON.parse(toolrt(["check", "--json", "Bash", "git -c core.pager='sh -c id' log"]).out);
+    expect(asked).toMatchObject({ decision: "ask", suggestions: [] });
   });
 
   test("human output is one readable line first, then the deciding rule", () => {

@@ -98,6 +98,7 @@ export function analysis(
     suggestions: [],
     paths: [],
     catastrophic: [],
+    workLoss: [],
     askReasons: [],
     ...extra,
   };

@@ -36,14 +36,24 @@ const cases: [string, string, string][] = [
   ],
   ["top level array", "[]", 'p.json:1:1: expected a JSON object with "rules" (and optionally "tests")'],
   [
+    "except on a command rule",
+    '{"rules": [\n  {"id": "x", "effect": "ask", "match": "Bash(git:*)", "except": "Bash(git status)"}\n]}',
+    'p.json:2:56: "except" applies to path rules only (Read(...), Edit(...))',
+  ],
+  [
+    "except that is not a path rule",
+    '{"rules": [\n  {"id": "x", "effect": "ask", "match": "Read(.env.*)", "except": ["Bash(ls)"]}\n]}',
+    "p.json:2:68: expected a path rule such as Read(.env.example)",
+  ],
+  [
     "unknown top-level field",
     '{\n  "rulez": []\n}',
-    'p.json:2:3: unknown field "rulez"; expected one of: $schema, description, lock, disableBypassPermissions, claudeSettings, allowedPlugins, hooks, sandbox, tools, telemetry, rules, tests',
+    'p.json:2:3: unknown field "rulez"; expected one of: $schema, description, lock, disableBypassPermissions, claudeSettings, disable, allowDisable, allowedPlugins, hooks, sandbox, tools, telemetry, rules, tests',
   ],
   [
     "unknown rule field",
     rule('"id": "a", "effect": "deny", "match": "Bash", "priority": 1'),
-    'p.json:3:53: unknown field "priority" in rules[0]; expected one of: id, effect, match, tool, when, reason, description',
+    'p.json:3:53: unknown field "priority" in rules[0]; expected one of: id, effect, match, tool, except, when, reason, description',
   ],
   [
     "bad effect",

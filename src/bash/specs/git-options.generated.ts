@@ -3869,6 +3869,544 @@ export const GIT_OPTIONS: Readonly<Record<string, readonly GeneratedOption[]>> =
       "arg": "none",
     },
   ],
+  "reset": [
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--no-refresh",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--mixed",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--soft",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--hard",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--merge",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--keep",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--recurse-submodules",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "-p",
+        "--patch",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-N",
+        "--intent-to-add",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--pathspec-from-file",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--pathspec-file-nul",
+      ],
+      "arg": "none",
+    },
+  ],
+  "checkout": [
+    {
+      "names": [
+        "-b",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-B",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-l",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--guess",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--overlay",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--recurse-submodules",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--progress",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-m",
+        "--merge",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--conflict",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-d",
+        "--detach",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-t",
+        "--track",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "-f",
+        "--force",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--orphan",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--overwrite-ignore",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-other-worktrees",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-2",
+        "--ours",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-3",
+        "--theirs",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-p",
+        "--patch",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-skip-worktree-bits",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--pathspec-from-file",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--pathspec-file-nul",
+      ],
+      "arg": "none",
+    },
+  ],
+  "restore": [
+    {
+      "names": [
+        "-s",
+        "--source",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-S",
+        "--staged",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-W",
+        "--worktree",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-unmerged",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--overlay",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--recurse-submodules",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--progress",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-m",
+        "--merge",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--conflict",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-2",
+        "--ours",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-3",
+        "--theirs",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-p",
+        "--patch",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-skip-worktree-bits",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--pathspec-from-file",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--pathspec-file-nul",
+      ],
+      "arg": "none",
+    },
+  ],
+  "clean": [
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-n",
+        "--dry-run",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-f",
+        "--force",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-i",
+        "--interactive",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-d",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-e",
+        "--exclude",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-x",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-X",
+      ],
+      "arg": "none",
+    },
+  ],
+  "switch": [
+    {
+      "names": [
+        "-c",
+        "--create",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-C",
+        "--force-create",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--guess",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--discard-changes",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--recurse-submodules",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--progress",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-m",
+        "--merge",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--conflict",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-d",
+        "--detach",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-t",
+        "--track",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "-f",
+        "--force",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--orphan",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--overwrite-ignore",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-other-worktrees",
+      ],
+      "arg": "none",
+    },
+  ],
+  "rm": [
+    {
+      "names": [
+        "-n",
+        "--dry-run",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--cached",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-f",
+        "--force",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-r",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-unmatch",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--sparse",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--pathspec-from-file",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--pathspec-file-nul",
+      ],
+      "arg": "none",
+    },
+  ],
   "diff-options": [
     {
       "names": [

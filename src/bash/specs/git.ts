@@ -251,6 +251,13 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
         summary: "show a stash",
         options: [...DIFF.options!, ...flags("-u --include-untracked")],
       },
+      drop: {
+        summary: "remove a stash",
+        effect: "write",
+        options: flags("-q --quiet"),
+        operands: [{ role: "plain", optional: true }],
+      },
+      clear: { summary: "remove every stash", effect: "write", operands: [] },
     },
   },
   worktree: {
@@ -260,6 +267,12 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
         summary: "list worktrees",
         options: [...flags("-v --verbose", "--porcelain", "-z"), ...values("--expire")],
         operands: [],
+      },
+      remove: {
+        summary: "remove a worktree",
+        effect: "write",
+        options: flags("-f --force"),
+        operands: [{ role: "write" }],
       },
     },
   },
@@ -394,6 +407,12 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
     operands: [{ role: "read", optional: true, repeat: true }],
   },
   merge: changes("join histories", "merge"),
+  reset: changes("reset HEAD, the index or the working tree", "reset"),
+  checkout: changes("switch branches or restore working tree files", "checkout"),
+  restore: changes("restore working tree files", "restore"),
+  switch: changes("switch branches", "switch"),
+  clean: changes("remove untracked files", "clean"),
+  rm: changes("remove files from the working tree and the index", "rm"),
 };
 
 const GLOBAL: OptionSpec[] = [

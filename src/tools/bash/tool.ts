@@ -49,6 +49,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashInput, B
     inputSchema: bashInputSchema,
     call: (input, ctx, onProgress) => runBash(input, ctx, onProgress, settings),
     toContent: (output) => [{ type: "text", text: bashContentText(output) }],
+    // A background task's log is where its output goes, not a cut result's whole.
+    persistedPathOf: (output) => (output.backgroundTaskId ? undefined : output.outputPath),
     isReadOnly: readOnly,
     isConcurrencySafe: readOnly,
     interruptBehavior: () => "cancel",

@@ -51,6 +51,7 @@ function createTaskOutputTool(
       };
     },
     toContent: (output) => [{ type: "text", text: taskOutputText(output) }],
+    persistedPathOf: (output) => (output.omitted_bytes > 0 ? output.output_path : undefined),
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     interruptBehavior: () => "cancel",

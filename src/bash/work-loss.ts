@@ -1,0 +1,260 @@
+/**
+ * The work-loss table: git commands that throw away work no commit holds (uncommitted changes,
+ * untracked files, stashes, unmerged branches, remote history). The shipped default policy asks
+ * before each one by the entry's id (`"when": {"in": [ID, {"var": "command.workLoss"}]}`), so
+ * a broad allow such as `Bash(git:*)` does not cover them and a person can turn one off by id.
+ *
+ * Entries see git as git reads its words: the program by any path or case (`/usr/bin/GIT`),
+ * wrappers removed (`sudo`, `env`, `timeout`, `bash -c`), global options skipped (`-C`, `-c`,
+ * `--git-dir=`), and the subcommand's options resolved by its own parse-options table (`--har` is
+ * `--hard`, `-fd` is `-f -d`, `--no-force` cancels `-f`, an ambiguous `--forc` counts as every
+ * option it could be). Each entry is reviewed data with examples that must ask and must not.
+ */
+import { factOf } from "./catastrophic.ts";
+import type { Judged } from "./command.ts";
+import { resolveGit } from "./git.ts";
+import { judgeWithSpec } from "./spec-parse.ts";
+import { GIT } from "./specs/git.ts";
+import type { WorkLoss } from "./types.ts";
+
+/** One git command as the entries read it. */
+export interface GitReading {
+  /** The subcommands, lower-cased (`["stash", "drop"]`). */
+  subcommands: string[];
+  /** Is one of these options in effect (given, and not cancelled by a later `--no-` form)? */
+  has(...spellings: string[]): boolean;
+  /** The operands, and whether `--` came before each. */
+  operands: { text: string; afterDashDash: boolean }[];
+}
+
+export interface WorkLossEntry {
+  /** Stable id: the id of the default policy rule that asks about it. */
+  id: string;
+  /** What the command loses, shown to the person asked. */
+  name: string;
+  /** Does this git command lose work? */
+  loses: (git: GitReading) => boolean;
+  /** Commands that must be found, and commands close to them that must not. */
+  examples: { found: readonly string[]; spared: readonly string[] };
+}
+
+/**
+ * A single `git checkout` operand that can only be a path: no branch name starts with `/` or `:`,
+ * holds a glob character or a backslash, ends with `/`, or has a component starting with `.`
+ * (`git check-ref-format`). Any other single operand is a branch when one has that name.
+ */
+const pathOnly = (text: string) =>
+  /^[/:]|[*?[\\]|\/$/.test(text) || text.split("/").some((c) => c.startsWith("."));
+
+export const WORK_LOSS: readonly WorkLossEntry[] = [
+  {
+    id: "git-reset-hard",
+    name: "git reset --hard discards uncommitted changes",
+    loses: (g) => g.subcommands[0] === "reset" && g.has("--hard"),
+    examples: {
+      found: [
+        "git reset --hard",
+        "git reset --hard HEAD~1",
+        "git reset --har",
+        "git reset '--hard'",
+        "git -C sub reset --hard",
+        "git -c core.x=y reset --hard",
+        "git --git-dir=.git reset --hard",
+        "/usr/bin/git reset --hard",
+        "GIT reset --hard",
+        "sudo git reset --hard",
+        "env A=1 git reset --hard",
+        "timeout 5 git reset --hard",
+        "command git reset --hard",
+        "bash -c 'git reset --hard'",
+        "git reset --soft HEAD~1 --hard",
+        `git "re"set --h"ard"`,
+        "X=--hard; git reset $X",
+        "time git reset --hard",
+        "echo --hard | xargs git reset",
+        "git --no-pager -P reset --hard &",
+      ],
+      spared: ["git reset --soft HEAD~1", "git reset", "git reset HEAD file", "git reset --keep HEAD~1"],
+    },
+  },
+  {
+    id: "git-checkout-discard",
+    name: "git checkout of paths or with --force discards uncommitted changes",
+    loses: (g) => {
+      if (g.subcommands[0] !== "checkout") return false;
+      if (g.has("--force", "--patch", "--pathspec-from-file")) return true;
+      const ops = g.operands;
+      if (ops.some((o) => o.afterDashDash)) return true;
+      // `git checkout REF PATH...` restores paths; one operand is a branch unless it must be a path.
+      return ops.length > 1 || (ops.length === 1 && pathOnly(ops[0]!.text));
+    },
+    examples: {
+      found: [
+        "git checkout -- .",
+        "git checkout -- src/main.ts",
+        "git checkout HEAD -- src",
+        "git checkout main src/main.ts",
+        "git checkout .",
+        "git checkout ./src",
+        "git checkout '*.ts'",
+        "git checkout .env",
+        "git checkout src/",
+        "git checkout -f main",
+        "git checkout --force main",
+        "git checkout --forc main",
+        "git checkout -qf main",
+        "git checkout -p",
+        "git -C sub checkout -- .",
+      ],
+      spared: [
+        "git checkout -b new",
+        "git checkout main",
+        "git checkout -",
+        "git checkout -B topic origin/topic",
+      ],
+    },
+  },
+  {
+    id: "git-restore-worktree",
+    name: "git restore of the working tree discards uncommitted changes",
+    loses: (g) => g.subcommands[0] === "restore" && (g.has("--worktree") || !g.has("--staged")),
+    examples: {
+      found: [
+        "git restore src/main.ts",
+        "git restore .",
+        "git restore --source=HEAD~2 src",
+        "git restore --staged --worktree f",
+        "git restore -SW f",
+        "git restore --wor --sta f",
+      ],
+      spared: ["git restore --staged f", "git restore -S f", "git restore --stag f"],
+    },
+  },
+  {
+    id: "git-switch-discard",
+    name: "git switch --discard-changes throws away uncommitted changes",
+    loses: (g) => g.subcommands[0] === "switch" && g.has("--discard-changes", "--force"),
+    examples: {
+      found: ["git switch -f main", "git switch --discard-changes main", "git switch --disc main"],
+      spared: ["git switch main", "git switch -c new"],
+    },
+  },
+  {
+    id: "git-clean",
+    name: "git clean deletes untracked files",
+    // Without -f git refuses only while clean.requireForce is true: anything but a dry run may delete.
+    loses: (g) => g.subcommands[0] === "clean" && !g.has("--dry-run"),
+    examples: {
+      found: [
+        "git clean -f",
+        "git clean -fd",
+        "git clean -df",
+        "git clean -xdf",
+        "git clean --force",
+        "git clean --for -d",
+      ],
+      spared: ["git clean -n", "git clean -nd", "git clean --dry-run -f", "git clean -fn"],
+    },
+  },
+  {
+    id: "git-rm-force",
+    name: "git rm --force deletes files with uncommitted changes",
+    loses: (g) => g.subcommands[0] === "rm" && g.has("--force") && !g.has("--cached", "--dry-run"),
+    examples: {
+      found: ["git rm -f a.txt", "git rm -rf src", "git rm --forc a.txt", "git rm -r --force -- src"],
+      spared: ["git rm a.txt", "git rm -r src", "git rm --cached -f a.txt", "git rm -nf a.txt"],
+    },
+  },
+  {
+    id: "git-worktree-remove-force",
+    name: "git worktree remove --force deletes a worktree with uncommitted changes",
+    loses: (g) => g.subcommands[0] === "worktree" && g.subcommands[1] === "remove" && g.has("--force"),
+    examples: {
+      found: [
+        "git worktree remove -f ../wt",
+        "git worktree remove --force ../wt",
+        "git worktree remove --for ../wt",
+      ],
+      spared: ["git worktree remove ../wt", "git worktree list"],
+    },
+  },
+  {
+    id: "git-push-force",
+    name: "git push --force overwrites remote history",
+    loses: (g) =>
+      g.subcommands[0] === "push" &&
+      (g.has("--force", "--mirror") || g.operands.some((o) => o.text.startsWith("+"))),
+    examples: {
+      found: [
+        "git push --force origin main",
+        "git push -f",
+        "git push -uf origin main",
+        "git push --forc origin main",
+        "git push origin +main",
+        "git push origin +HEAD:main",
+        "git push --mirror backup",
+        "git push --force-with-lease --force origin main",
+        "git -C repo push -f",
+      ],
+      spared: [
+        "git push origin main",
+        "git push --force-with-lease origin main",
+        "git push --force-with-lease=main:abc origin main",
+        "git push --force-if-includes --force-with-lease",
+        "git push --force --no-force origin main",
+      ],
+    },
+  },
+  {
+    id: "git-stash-drop",
+    name: "git stash drop or clear deletes stashed changes",
+    loses: (g) =>
+      g.subcommands[0] === "stash" && (g.subcommands[1] === "drop" || g.subcommands[1] === "clear"),
+    examples: {
+      found: ["git stash drop", "git stash drop stash@{1}", "git stash clear", "git -C sub stash clear"],
+      spared: ["git stash list", "git stash", "git stash show -p", "git stash pop"],
+    },
+  },
+  {
+    id: "git-branch-force-delete",
+    name: "git branch -D deletes a branch whether or not it is merged",
+    loses: (g) => g.subcommands[0] === "branch" && (g.has("-D") || (g.has("--delete") && g.has("--force"))),
+    examples: {
+      found: [
+        "git branch -D topic",
+        "git branch -Dq topic",
+        "git branch --delete --force topic",
+        "git branch -d -f topic",
+        "git branch -df topic",
+        "git branch --del --forc topic",
+      ],
+      spared: ["git branch -d topic", "git branch --delete topic", "git branch -f topic HEAD", "git branch"],
+    },
+  },
+];
+
+/** The work-losing operations of one judged command (git only; empty for nearly every command). */
+export function workLossOf(j: Judged): WorkLoss[] {
+  const fact = factOf(j);
+  if (!fact.is("git")) return [];
+  const call = resolveGit(fact.args);
+  if (call.subcommand === undefined) return [];
+  const subcommand = call.subcommand.toLowerCase();
+  const spec = GIT.git!.subcommands?.[subcommand];
+  if (!spec) return [];
+  const words = fact.words.slice(fact.words.length - call.args.length);
+  const verdict = judgeWithSpec(`git ${subcommand}`, spec, words);
+  const reading: GitReading = {
+    subcommands: [subcommand, ...verdict.subcommands.map((s) => s.toLowerCase())],
+    has: (...spellings) => {
+      let given = false;
+      for (const option of verdict.options) {
+        if (option.names.some((n) => spellings.includes(n))) given = !option.negated;
+      }
+      return given;
+    },
+    operands: verdict.operands,
+  };
+  const command = [j.name, ...j.args].join(" ");
+  return WORK_LOSS.filter((entry) => entry.loses(reading)).map(({ id, name }) => ({ id, name, command }));
+}
