@@ -218,6 +218,13 @@ function runtimeSandbox(
         cwd: run.cwd,
         detail: `ran without the sandbox: ${run.reason}`,
       }),
+    onAutorunChanged: (run) =>
+      notice({
+        kind: "notice",
+        input: auditableInput({ command: run.command }),
+        cwd: run.cwd,
+        detail: run.detail,
+      }),
     // The model is told in the result; the fleet hears of it through telemetry.
     onBlocked: telemetry && ((run) => {
       telemetry.record({

@@ -8,7 +8,11 @@
  * than bwrap's own start-up.
  */
 import { parseArgs } from "node:util";
+import { changedAutorun, describeAutorunChanges, snapshotAutorun } from "../sandbox/autorun.ts";
+import { homedir } from "node:os";
+import { CREDENTIAL_PATHS, isCredentialPath } from "../sandbox/credentials.ts";
 import { detectSandbox } from "../sandbox/detect.ts";
+import { parseSize } from "../sandbox/limits.ts";
 import { exitStatus } from "../sandbox/exit-status.ts";
 import { buildSandboxProfile, type SandboxProfile } from "../sandbox/profile.ts";
 import { runWrapped } from "../sandbox/run.ts";
@@ -26,6 +30,13 @@ export interface SandboxOptions {
   allowLocalhost?: boolean;
   allowUnsandboxed?: boolean;
   printProfile?: string;
+  allowRead?: string[];
+  runAsRoot?: boolean;
+  maxProcesses?: string;
+  maxMemory?: string;
+  maxCpuSeconds?: string;
+  maxWallSeconds?: string;
+  tmpSize?: string;
 }
 
 interface OptionSpec {
@@ -74,6 +85,29 @@ export const SANDBOX_OPTIONS: readonly OptionSpec[] = [
     value: "pattern",
     repeatable: true,
     description: "also drop environment variables matching this glob (repeatable)",
+  },
+  {
+    flag: "allow-read",
+    key: "allowRead",
+    value: "path",
+    repeatable: true,
+    description:
+      "a credential location hidden by default (~/.npmrc, ~/.ssh ...) the command may read (repeatable)",
+  },
+  {
+    flag: "run-as-root",
+    key: "runAsRoot",
+    description: "when toolrt runs as root, keep root inside (default: the workspace owner's uid)",
+  },
+  { flag: "max-processes", key: "maxProcesses", value: "n", description: "processes at once (default 2048)" },
+  { flag: "max-memory", key: "maxMemory", value: "size", description: "memory, e.g. 512M (default 8G)" },
+  { flag: "max-cpu-seconds", key: "maxCpuSeconds", value: "n", description: "CPU seconds per process" },
+  { flag: "max-wall-seconds", key: "maxWallSeconds", value: "n", description: "seconds until it is killed" },
+  {
+    flag: "tmp-size",
+    key: "tmpSize",
+    value: "size",
+    description: "size of the private $TMPDIR (default 2G)",
   },
   {
     flag: "allow-localhost",
@@ -153,16 +187,50 @@ export async function runBridgeCommand(fd: number, argv: string[]): Promise<neve
   process.exit(await runBridge(fd, argv));
 }
 
-/** The profile the command line asks for. */
+/** The profile the command line asks for; a malformed limit or --allow-read is a UsageError. */
 export function profileOf(opts: SandboxOptions, cwd: string): SandboxProfile {
+  for (const path of opts.allowRead ?? []) {
+    if (!isCredentialPath(path, homedir())) {
+      throw new UsageError(
+        `toolrt sandbox: --allow-read ${path}: not a credential location hidden by default; those are: ` +
+          CREDENTIAL_PATHS.join(", "),
+      );
+    }
+  }
   return buildSandboxProfile({
     allowWrite: opts.allowWrite,
     denyRead: opts.denyRead,
+    allowRead: opts.allowRead,
     denyWrite: opts.denyWrite,
     allowNet: opts.allowNet,
     allowLocalhost: opts.allowLocalhost,
     unsetEnv: opts.unsetEnv,
+    runAsRoot: opts.runAsRoot,
+    limits: {
+      maxProcesses: count("max-processes", opts.maxProcesses),
+      maxMemoryBytes: size("max-memory", opts.maxMemory),
+      maxCpuSeconds: count("max-cpu-seconds", opts.maxCpuSeconds),
+      maxWallSeconds: count("max-wall-seconds", opts.maxWallSeconds),
+      maxTmpBytes: size("tmp-size", opts.tmpSize),
+    },
   }, opts.workspace ?? cwd);
+}
+
+function count(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(value)) {
+    throw new UsageError(`toolrt sandbox: --${flag} ${value}: expected a whole number above 0`);
+  }
+  return Number(value);
+}
+
+function size(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const bytes = parseSize(value);
+  if (bytes === null) {
+    throw new UsageError(`toolrt sandbox: --${flag} ${value}: expected bytes or a size such as 512M or 2G`);
+  }
+  return bytes;
 }
 
 export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cwd: string): Promise<number> {
@@ -188,6 +256,7 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
   }
   const profile = profileOf(opts, cwd);
   timingMark("cli:profile");
+  const autorunBefore = snapshotAutorun(profile.workspace);
   let wrapped;
   try {
     wrapped = await wrapCommand(profile, argv, { cwd, availability });
@@ -198,8 +267,15 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
   }
   const started = new Date();
   const result = await runWrapped(wrapped);
+  const placeholders = wrapped.plan?.placeholders.map((p) => p.path) ?? [];
+  const after = snapshotAutorun(profile.workspace);
+  const changes = changedAutorun(autorunBefore, after, profile.workspace, placeholders);
+  if (changes.length) {
+    process.stderr.write(`toolrt sandbox: the command ${describeAutorunChanges(changes)}\n`);
+  }
   const denied = await seatbeltDenials(wrapped.logTag, result.exitCode, started);
-  if (result.denials.length || denied.length) {
+  const killedByLimit = result.exitCode === 137 || result.exitCode === 152;
+  if (result.denials.length || denied.length || killedByLimit) {
     const { explainSandboxFailure } = await import("../sandbox/explain.ts");
     const explanation = explainSandboxFailure({
       output: denied.join("\n"),

@@ -68,10 +68,12 @@ function linuxCommandLine(
     emptyFile: join(RUN_DIR, "empty"),
     emptyDir: join(RUN_DIR, "empty.d"),
     seccompFd: 3,
+    privateTmp: { path: join(RUN_DIR, "tmp"), sizeBytes: profile.limits.maxTmpBytes },
   });
   const header = [
     "# toolrt's bwrap command line for this profile. Decided per run, not shown: the cgroup launcher",
-    "# or prlimit before it (process and memory caps), the network bridge before the command.",
+    "# or prlimit before it (process, memory and CPU caps), setpriv when root runs it for a user's",
+    "# workspace, the wall-time timer, the network bridge before the command.",
     ...[
       ...new Set(
         plan.placeholders.map((p) =>

@@ -42,7 +42,8 @@ export function installHooks(target: InstallTarget, isOurs: (entry: unknown) => 
  * nothing else either; a file with anything of the user's stays.
  */
 export function uninstallHooks(target: InstallTarget, isOurs: (entry: unknown) => boolean): InstallResult {
-  if (!existsSync(target.file)) return { file: target.file, changed: false };
+  const unchanged = { file: target.file, changed: false };
+  if (!existsSync(target.file) || readFileSync(target.file, "utf8").trim() === "") return unchanged;
   const removeOurs = (settings: Settings) => {
     const hooks = settings.hooks;
     if (!hooks) return;
@@ -97,7 +98,9 @@ function rewrite(
   skeleton: Record<string, unknown>,
   change: (settings: Settings) => void,
 ): InstallResult {
-  const before = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+  const text = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+  // An empty file (made by hand, or an editor's new file) holds no settings: it starts as a new one.
+  const before = text?.trim() ? text : undefined;
   const settings = before === undefined ? structuredClone(skeleton) as Settings : parseSettings(file, before);
   const hooks = settings.hooks;
   if (hooks !== undefined && (hooks === null || typeof hooks !== "object" || Array.isArray(hooks))) {

@@ -5,6 +5,7 @@
  * analyzer read it (bash), and its exit status, stdout and stderr are the host's result. Pure.
  */
 import type { SandboxPolicy } from "../policy/sandbox-policy.ts";
+import type { SandboxLimits } from "../sandbox/profile.ts";
 import { shellLine } from "./command.ts";
 
 /** The profile settings `toolrt sandbox` takes as flags, each from the policy list of that name. */
@@ -14,12 +15,23 @@ export const SANDBOX_FLAGS = {
   denyWrite: "--deny-write",
   allowNet: "--allow-net",
   unsetEnv: "--unset-env",
+  allowRead: "--allow-read",
 } as const satisfies Partial<Record<keyof SandboxPolicy, string>>;
 
 /** The profile settings `toolrt sandbox` takes as switches, each given when the policy's is true. */
 export const SANDBOX_SWITCHES = {
   allowLocalhost: "--allow-localhost",
+  runAsRoot: "--run-as-root",
 } as const satisfies Partial<Record<keyof SandboxPolicy, string>>;
+
+/** The policy's `limits`, each as `toolrt sandbox`'s flag (sizes in bytes). */
+export const LIMIT_FLAGS: Record<keyof SandboxLimits, string> = {
+  maxProcesses: "--max-processes",
+  maxMemoryBytes: "--max-memory",
+  maxCpuSeconds: "--max-cpu-seconds",
+  maxWallSeconds: "--max-wall-seconds",
+  maxTmpBytes: "--tmp-size",
+};
 
 /**
  * @example sandboxedCommand("npm test", policy, "/src/app", ["/usr/local/bin/toolrt"])
@@ -27,7 +39,7 @@ export const SANDBOX_SWITCHES = {
  */
 export function sandboxedCommand(
   command: string,
-  policy: Pick<SandboxPolicy, keyof typeof SANDBOX_FLAGS | keyof typeof SANDBOX_SWITCHES>,
+  policy: Pick<SandboxPolicy, keyof typeof SANDBOX_FLAGS | keyof typeof SANDBOX_SWITCHES | "limits">,
   workspace: string,
   self: readonly string[],
 ): string {
@@ -36,12 +48,15 @@ export function sandboxedCommand(
     .flatMap((key) => policy[key].map((value) => `${SANDBOX_FLAGS[key]}=${value}`));
   const switches = (Object.keys(SANDBOX_SWITCHES) as (keyof typeof SANDBOX_SWITCHES)[])
     .filter((key) => policy[key]).map((key) => SANDBOX_SWITCHES[key]);
+  const limits = (Object.keys(LIMIT_FLAGS) as (keyof SandboxLimits)[])
+    .flatMap((key) => policy.limits[key] == null ? [] : [`${LIMIT_FLAGS[key]}=${policy.limits[key]}`]);
   return shellLine([
     ...self,
     "sandbox",
     `--workspace=${workspace}`,
     ...flags,
     ...switches,
+    ...limits,
     "--",
     "bash",
     "--noprofile",

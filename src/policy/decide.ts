@@ -377,7 +377,11 @@ function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
       (command.viaText !== undefined && regex.test(command.viaText));
   }
   if (command.hasUnsafeEnv) return false;
-  if (rule.command.isPrefix && command.noAutoAllow.length > 0) return false;
+  if (command.noAutoAllow.length > 0) {
+    // What made it unsafe (`git -c core.pager=...`, `find -exec`) may be missing from the rule text
+    // (git's globals are dropped there): only a rule naming every written word may allow it.
+    return !rule.command.isPrefix && rule.command.regex.test(command.wrappedText);
+  }
   return rule.command.regex.test(command.text);
 }
 

@@ -17,6 +17,7 @@ import {
   policyRuleSchema,
   type PolicyRuleSpec,
   policyTestSchema,
+  sandboxLimitsSchema,
   sandboxSectionSchema,
   toolLoadingSchema,
 } from "./schema.ts";
@@ -252,9 +253,11 @@ function expectedFields(path: JsonPath): string {
     rules: policyRuleSchema,
     tests: policyTestSchema,
     sandbox: sandboxSectionSchema,
+    "sandbox.limits": sandboxLimitsSchema,
     tools: toolLoadingSchema,
   };
-  const section = typeof path[0] === "string" ? sections[path[0]] : undefined;
+  const named = path.filter((p) => typeof p === "string").join(".");
+  const section = sections[named] ?? (typeof path[0] === "string" ? sections[path[0]] : undefined);
   return `expected one of: ${Object.keys((section ?? policyFileSchema).shape).join(", ")}`;
 }
 

@@ -73,7 +73,11 @@ function blocked(request: DecisionRequest, sandbox: SandboxContext): string[] {
     const path = access.target ?? access.path;
     const hidden = sandbox.denyRead.find((dir) => isInside(path, dir));
     if (hidden) {
-      found.push(`reading ${access.path}: hidden by the sandbox (sandbox.denyRead ${hidden})`);
+      found.push(
+        sandbox.credentials?.includes(hidden)
+          ? `reading ${access.path}: a credential location the sandbox hides by default (sandbox.allowRead lets it through)`
+          : `reading ${access.path}: hidden by the sandbox (sandbox.denyRead ${hidden})`,
+      );
     } else if (access.access === "write" && !sandbox.writable.some((dir) => isInside(path, dir))) {
       found.push(
         `writing ${access.path}: outside the writable paths; a person can grant it (sandbox.allowWrite)`,

@@ -1,23 +1,25 @@
 /**
  * The policy's `sandbox` sections merged into one `SandboxPolicy`. Pure.
  *
- * - A setting of one value (`enabled`, `allowUnsandboxedCommands`, `allowLocalhost`, `whenUnavailable`): the most
- *   authoritative file that sets it wins (managed, then flag, local, project, user).
+ * - A setting of one value (`enabled`, `allowUnsandboxedCommands`, `allowLocalhost`, `whenUnavailable`,
+ *   `runAsRoot`, and each of `limits`): the most authoritative file that sets it wins (managed, then flag,
+ *   local, project, user).
  * - Lists that take away (`denyRead`, `denyWrite`, `unsetEnv`): every file adds to them.
- * - Lists that give (`allowWrite`, `allowNet`, `excludedCommands`): every file adds to them, unless
- *   the managed policy sets that list: then only the managed entries count.
+ * - Lists that give (`allowWrite`, `allowNet`, `excludedCommands`, `allowRead`): every file adds to them,
+ *   unless the managed policy sets that list: then only the managed entries count.
  * - `autoAllow` is on unless a file turns it off: `false` anywhere wins (so a managed policy forces it
  *   off, and any file may ask for more prompts, trusted or not).
  * - A project or local file of an untrusted workspace cannot loosen anything: its `enabled: false`,
- *   `allowUnsandboxedCommands: true`, `allowLocalhost: true`, `whenUnavailable: "warn"` and give-lists are
- *   ignored, with a warning.
+ *   `allowUnsandboxedCommands: true`, `allowLocalhost: true`, `whenUnavailable: "warn"`, `runAsRoot: true`,
+ *   give-lists and limits above the defaults are ignored, with a warning.
  */
 import { SOURCE_ORDER } from "./policy.ts";
+import { DEFAULT_LIMITS, type SandboxLimits } from "../sandbox/profile.ts";
 import type { SandboxSection } from "./schema.ts";
 import type { SourceName } from "./types.ts";
 
-type Scalar = "enabled" | "allowUnsandboxedCommands" | "allowLocalhost" | "whenUnavailable";
-type GiveList = "allowWrite" | "allowNet" | "excludedCommands";
+type Scalar = "enabled" | "allowUnsandboxedCommands" | "allowLocalhost" | "whenUnavailable" | "runAsRoot";
+type GiveList = "allowWrite" | "allowNet" | "excludedCommands" | "allowRead";
 type TakeList = "denyRead" | "denyWrite" | "unsetEnv";
 
 export interface SandboxPolicy {
@@ -28,6 +30,12 @@ export interface SandboxPolicy {
   /** macOS: localhost (the host's) for listening and connecting; Linux sandboxes have their own. */
   allowLocalhost: boolean;
   whenUnavailable: "refuse" | "warn";
+  /** When toolrt runs as root: keep root inside instead of the workspace owner's uid. */
+  runAsRoot: boolean;
+  /** Credential locations (hidden by default) commands may read. */
+  allowRead: string[];
+  /** Limits some file set; the rest keep the sandbox's defaults. */
+  limits: Partial<SandboxLimits>;
   allowWrite: string[];
   allowNet: string[];
   excludedCommands: string[];
@@ -51,8 +59,9 @@ const SCALARS: readonly Scalar[] = [
   "allowUnsandboxedCommands",
   "allowLocalhost",
   "whenUnavailable",
+  "runAsRoot",
 ];
-const GIVE_LISTS: readonly GiveList[] = ["allowWrite", "allowNet", "excludedCommands"];
+const GIVE_LISTS: readonly GiveList[] = ["allowWrite", "allowNet", "excludedCommands", "allowRead"];
 const TAKE_LISTS: readonly TakeList[] = ["denyRead", "denyWrite", "unsetEnv"];
 /** The value of each single-valued setting that loosens the sandbox. */
 const LOOSE: { [K in Scalar]: SandboxPolicy[K] } = {
@@ -60,6 +69,7 @@ const LOOSE: { [K in Scalar]: SandboxPolicy[K] } = {
   allowUnsandboxedCommands: true,
   allowLocalhost: true,
   whenUnavailable: "warn",
+  runAsRoot: true,
 };
 
 export const DEFAULT_SANDBOX_POLICY: SandboxPolicy = {
@@ -68,6 +78,9 @@ export const DEFAULT_SANDBOX_POLICY: SandboxPolicy = {
   allowUnsandboxedCommands: false,
   allowLocalhost: false,
   whenUnavailable: "refuse",
+  runAsRoot: false,
+  allowRead: [],
+  limits: {},
   allowWrite: [],
   allowNet: [],
   excludedCommands: [],
@@ -80,6 +93,7 @@ export const DEFAULT_SANDBOX_POLICY: SandboxPolicy = {
     allowUnsandboxedCommands: "default",
     allowLocalhost: "default",
     whenUnavailable: "default",
+    runAsRoot: "default",
   },
 };
 
@@ -105,6 +119,8 @@ export function mergeSandboxSections(
     allowUnsandboxedCommands: scalar("allowUnsandboxedCommands"),
     allowLocalhost: scalar("allowLocalhost"),
     whenUnavailable: scalar("whenUnavailable"),
+    runAsRoot: scalar("runAsRoot"),
+    limits: mergeLimits(sections),
     origin,
   };
   const autoAllowOff = sections.find((s) => s.sandbox.autoAllow === false);
@@ -129,11 +145,22 @@ export function mergeSandboxSections(
 /** The section without what would loosen the sandbox, with a warning per dropped setting. */
 function tightOnly(source: SandboxSource, warnings: string[]): SandboxSection {
   const kept: Record<string, unknown> = { ...source.sandbox };
-  const dropped = [
+  const dropped: string[] = [
     ...SCALARS.filter((key) => source.sandbox[key] === LOOSE[key]),
     ...GIVE_LISTS.filter((key) => source.sandbox[key]?.length),
   ];
   for (const key of dropped) delete kept[key];
+  const limits = { ...source.sandbox.limits };
+  for (const key of LIMIT_KEYS) {
+    const value = limits[key];
+    const field = LIMIT_FIELDS[key];
+    const standard = DEFAULT_LIMITS[field];
+    if (value !== undefined && standard !== null && value > standard) {
+      delete limits[key];
+      dropped.push(`limits.${key}`);
+    }
+  }
+  if (source.sandbox.limits) kept.limits = limits;
   if (dropped.length > 0) {
     warnings.push(
       `${source.file}: sandbox.${dropped.join(", sandbox.")} ignored: the workspace is not trusted ` +
@@ -141,6 +168,27 @@ function tightOnly(source: SandboxSource, warnings: string[]): SandboxSection {
     );
   }
   return kept as SandboxSection;
+}
+
+type LimitKey = keyof NonNullable<SandboxSection["limits"]>;
+/** The policy's names for the profile's limits. */
+const LIMIT_FIELDS: Record<LimitKey, keyof SandboxLimits> = {
+  processes: "maxProcesses",
+  memory: "maxMemoryBytes",
+  cpuSeconds: "maxCpuSeconds",
+  wallSeconds: "maxWallSeconds",
+  tmpSize: "maxTmpBytes",
+};
+const LIMIT_KEYS = Object.keys(LIMIT_FIELDS) as LimitKey[];
+
+/** Per limit, the most authoritative file that sets it wins (`sections` come in that order). */
+function mergeLimits(sections: readonly { sandbox: SandboxSection }[]): Partial<SandboxLimits> {
+  const limits: Partial<SandboxLimits> = {};
+  for (const key of LIMIT_KEYS) {
+    const value = sections.find((s) => s.sandbox.limits?.[key] !== undefined)?.sandbox.limits?.[key];
+    if (value !== undefined) limits[LIMIT_FIELDS[key]] = value;
+  }
+  return limits;
 }
 
 const unique = (values: string[]) => [...new Set(values)];

@@ -1,6 +1,8 @@
 /** The policy file format. `toolrt policy schema` prints its JSON Schema. */
 import { z } from "zod";
 import { isPreset, NET_PRESETS, unknownPreset, WRITE_PRESETS } from "../sandbox/presets.ts";
+import { CREDENTIAL_PATHS } from "../sandbox/credentials.ts";
+import { parseSize } from "../sandbox/limits.ts";
 import { hooksConfigSchema } from "./hooks-schema.ts";
 import { PERMISSION_MODES } from "./modes.ts";
 
@@ -65,6 +67,22 @@ export const toolLoadingSchema = z.strictObject({
   ),
 });
 
+const size = z.union([
+  z.number().int().positive(),
+  z.string().refine((text) => parseSize(text) !== null, "expected bytes or a size such as 512M or 2G"),
+]).transform((value) => typeof value === "number" ? value : parseSize(value)!);
+
+/** Resource limits of one sandboxed command (processes and memory: of the session's commands together). */
+export const sandboxLimitsSchema = z.strictObject({
+  processes: z.number().int().positive().optional().describe("Processes and threads at once (default 2048)"),
+  memory: size.optional().describe("Memory, the private $TMPDIR included: bytes or 512M, 8G (default 8G)"),
+  cpuSeconds: z.number().int().positive().optional().describe("CPU seconds per process (default: none)"),
+  wallSeconds: z.number().int().positive().optional().describe(
+    "Seconds until the command and all it started are killed (default: none)",
+  ),
+  tmpSize: size.optional().describe("Size of the private $TMPDIR, a tmpfs: bytes or 512M, 2G (default 2G)"),
+});
+
 /** How Bash and ExecCommand run in the sandbox. Merging across files: `sandbox-policy.ts`. */
 export const sandboxSectionSchema = z.strictObject({
   enabled: z.boolean().optional().describe("Run Bash and ExecCommand commands in the sandbox (default true)"),
@@ -81,6 +99,14 @@ export const sandboxSectionSchema = z.strictObject({
     "Writable paths besides the workspace and $TMPDIR (relative to the workspace, or ~/...), or @package-caches",
   ),
   denyRead: paths.optional().describe("Paths a sandboxed command may not read (e.g. ~/.ssh)"),
+  allowRead: z.array(z.enum(CREDENTIAL_PATHS as [string, ...string[]], {
+    error: (issue) =>
+      `${String(issue.input)} is not a credential location hidden by default; those are: ${
+        CREDENTIAL_PATHS.join(", ")
+      }`,
+  })).optional().describe(
+    "Credential locations hidden by default (~/.ssh, ~/.aws, ~/.npmrc, /etc/shadow ...) that commands may read",
+  ),
   denyWrite: paths.optional().describe("Paths inside writable ones that stay read-only"),
   allowNet: z.array(
     z.string().refine((entry) => isPreset(entry) ? Object.hasOwn(NET_PRESETS, entry) : HOST.test(entry), {
@@ -104,6 +130,12 @@ export const sandboxSectionSchema = z.strictObject({
   ),
   allowUnsandboxedCommands: z.boolean().optional().describe(
     "Whether Bash's dangerouslyDisableSandbox is honoured (default false: the command runs sandboxed)",
+  ),
+  runAsRoot: z.boolean().optional().describe(
+    "When toolrt runs as root: commands keep root instead of running as the workspace owner (default false)",
+  ),
+  limits: sandboxLimitsSchema.optional().describe(
+    "Processes, memory, CPU time, wall time and $TMPDIR size of sandboxed commands",
   ),
   whenUnavailable: z.enum(["refuse", "warn"]).optional().describe(
     'No sandbox on this machine: "refuse" the command (default) or "warn" and run it without one',

@@ -93,6 +93,8 @@ export interface SandboxContext {
   asksForHosts: boolean;
   /** Paths hidden from the command. */
   denyRead: string[];
+  /** The credential locations among them (hidden by default; `sandbox.allowRead` lets one through). */
+  credentials?: string[];
   /** Why sandboxed calls are not auto-allowed (`sandbox.autoAllow` off and where); absent: they are. */
   autoAllowOff?: string;
   /** The model asked to run this call outside the sandbox (`dangerouslyDisableSandbox`). */

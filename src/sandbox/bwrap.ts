@@ -11,6 +11,11 @@ export interface BwrapOptions {
   emptyDir: string;
   /** Descriptor (in bwrap's process) carrying the seccomp program. */
   seccompFd: number;
+  /**
+   * The private temp dir becomes a tmpfs of this size, mounted last over the plan's bind of it: it
+   * cannot fill the host's disk, and it vanishes with the sandbox, even when toolrt is killed.
+   */
+  privateTmp?: { path: string; sizeBytes: number };
 }
 
 /** Namespaces and hardening: own user, pid, ipc, uts and network namespaces; no capabilities. */
@@ -43,6 +48,10 @@ export function bwrapArgs(plan: MountPlan, options: BwrapOptions): string[] {
   };
   for (const m of plan.mounts) {
     args.push(m.op === "bind" ? "--bind" : "--ro-bind", sourceOf[m.op](m.path), m.path);
+  }
+  if (options.privateTmp) {
+    const { path, sizeBytes } = options.privateTmp;
+    args.push("--size", String(sizeBytes), "--perms", "0700", "--tmpfs", path);
   }
   args.push("--seccomp", String(options.seccompFd), "--chdir", options.cwd, "--");
   return args;

@@ -9,6 +9,8 @@ export type SandboxAvailability =
     bwrapPath: string;
     seccompArch: SeccompArch;
     prlimitPath: string | null;
+    /** To leave root before bwrap starts (`run-as.ts`). */
+    setprivPath: string | null;
   }
   | { available: true; kind: "sandbox-exec"; sandboxExecPath: string }
   | { available: false; reason: string };
@@ -47,7 +49,14 @@ function probe(): SandboxAvailability {
   if (blocked) {
     return { available: false, reason: `bwrap cannot create a sandbox here: ${blocked}` };
   }
-  return { available: true, kind: "bwrap", bwrapPath, seccompArch, prlimitPath: Bun.which("prlimit") };
+  return {
+    available: true,
+    kind: "bwrap",
+    bwrapPath,
+    seccompArch,
+    prlimitPath: Bun.which("prlimit"),
+    setprivPath: Bun.which("setpriv"),
+  };
 }
 
 /**

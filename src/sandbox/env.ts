@@ -1,30 +1,98 @@
 /**
  * Environment scrubbing: the sandboxed command inherits the caller's environment minus every variable
- * whose name looks like it carries a secret. Patterns are shell-style globs (`*` and `?`), matched
- * against the whole name, case-insensitively.
+ * whose name looks like it carries a secret, and with the credentials cut out of every URL in the
+ * values that remain. Patterns are shell-style globs (`*` and `?`), matched against the whole name,
+ * case-insensitively.
+ *
+ * A URL's credentials are removed, not the variable: `REDIS_URL=redis://:pw@cache:6379/0` becomes
+ * `redis://cache:6379/0`, so a command still learns where a service is (and a proxy without
+ * credentials keeps working) but never how to log in. The whole user-info part goes, not just the
+ * password: tokens travel as the user name too (`https://ghp_...@github.com`).
  */
 
+/** One reviewed name pattern: why it is dropped and names it must catch (each tested). */
+export interface SecretEnvPattern {
+  pattern: string;
+  why: string;
+  catches: readonly string[];
+}
+
 /** Names that usually hold credentials; `--unset-env` and the settings' `unsetEnv` add to these. */
-export const DEFAULT_SECRET_ENV_PATTERNS: readonly string[] = [
-  "*TOKEN*",
-  "*SECRET*",
-  "*PASSWORD*",
-  "*PASSWD*",
-  "*PASSPHRASE*",
-  "*CREDENTIAL*",
-  "*_KEY",
-  "*_KEY_ID",
-  "*API_KEY*",
-  "*APIKEY*",
-  "*ACCESS_KEY*",
-  "*PRIVATE_KEY*",
-  "*_AUTH",
-  "*_PAT",
-  "*COOKIE*",
-  "*_DSN",
-  "DATABASE_URL",
-  "SSH_AUTH_SOCK",
-  "GPG_AGENT_INFO",
+export const SECRET_ENV_NAMES: readonly SecretEnvPattern[] = [
+  {
+    pattern: "*TOKEN*",
+    why: "bearer and API tokens",
+    catches: ["GITHUB_TOKEN", "NPM_TOKEN", "AWS_SESSION_TOKEN"],
+  },
+  {
+    pattern: "*SECRET*",
+    why: "client and signing secrets",
+    catches: ["AWS_SECRET_ACCESS_KEY", "JWT_SECRET"],
+  },
+  { pattern: "*PASSWORD*", why: "passwords", catches: ["PGPASSWORD", "DB_PASSWORD", "REDIS_PASSWORD"] },
+  { pattern: "*PASSWD*", why: "passwords", catches: ["SMTP_PASSWD"] },
+  {
+    pattern: "*_PWD",
+    why: "passwords spelled PWD (never PWD or OLDPWD)",
+    catches: ["MYSQL_PWD", "ORACLE_PWD"],
+  },
+  { pattern: "*PASSPHRASE*", why: "key passphrases", catches: ["GPG_PASSPHRASE"] },
+  { pattern: "*CREDENTIAL*", why: "credential files and blobs", catches: ["GOOGLE_APPLICATION_CREDENTIALS"] },
+  { pattern: "*_KEY", why: "keys", catches: ["STRIPE_KEY", "OPENAI_KEY"] },
+  { pattern: "*_KEY_ID", why: "key ids that pair with a secret", catches: ["AWS_ACCESS_KEY_ID"] },
+  { pattern: "*API_KEY*", why: "API keys", catches: ["ANTHROPIC_API_KEY"] },
+  { pattern: "*APIKEY*", why: "API keys", catches: ["SENDGRID_APIKEY"] },
+  { pattern: "*ACCESS_KEY*", why: "cloud access keys", catches: ["MINIO_ACCESS_KEY"] },
+  { pattern: "*PRIVATE_KEY*", why: "private keys inline", catches: ["SSH_PRIVATE_KEY"] },
+  { pattern: "*JWT*", why: "signed tokens", catches: ["SUPABASE_JWT", "JWT"] },
+  { pattern: "*_AUTH", why: "auth strings", catches: ["npm_config__auth", "NPM_CONFIG_AUTH"] },
+  { pattern: "*_AUTH_CONFIG", why: "registry logins", catches: ["DOCKER_AUTH_CONFIG"] },
+  { pattern: "*_PAT", why: "personal access tokens", catches: ["AZURE_DEVOPS_EXT_PAT"] },
+  { pattern: "*COOKIE*", why: "session cookies", catches: ["SESSION_COOKIE"] },
+  { pattern: "*_DSN", why: "connection strings with credentials", catches: ["SENTRY_DSN"] },
+  {
+    pattern: "*CONNECTION_STRING*",
+    why: "connection strings with account keys",
+    catches: ["AZURE_STORAGE_CONNECTION_STRING"],
+  },
+  { pattern: "*_SAS", why: "shared access signatures", catches: ["AZURE_STORAGE_SAS"] },
+  { pattern: "*_SESSION", why: "unlocked password-manager sessions", catches: ["BW_SESSION"] },
+  { pattern: "OP_SESSION_*", why: "1Password CLI sessions", catches: ["OP_SESSION_my"] },
+  { pattern: "*_CREDS", why: "credential blobs", catches: ["GCP_CREDS"] },
+  { pattern: "DATABASE_URL", why: "database logins", catches: ["DATABASE_URL"] },
+  { pattern: "SSH_AUTH_SOCK", why: "the ssh agent signs for the user", catches: ["SSH_AUTH_SOCK"] },
+  { pattern: "GPG_AGENT_INFO", why: "the gpg agent signs for the user", catches: ["GPG_AGENT_INFO"] },
+];
+
+export const DEFAULT_SECRET_ENV_PATTERNS: readonly string[] = SECRET_ENV_NAMES.map((e) => e.pattern);
+
+/** Names commands need that no default pattern may catch (tested against every pattern). */
+export const NEEDED_ENV_NAMES: readonly string[] = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LANG",
+  "LC_ALL",
+  "TERM",
+  "PWD",
+  "OLDPWD",
+  "SHELL",
+  "TZ",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "AUTHOR",
+  "OAUTHLIB_INSECURE_TRANSPORT",
+  "KEYBOARD_LAYOUT",
+  "SSH_CONNECTION",
+  "XDG_SESSION_ID",
+  "XDG_SESSION_TYPE",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "NODE_OPTIONS",
+  "REDIS_URL",
+  "MONGODB_URI",
 ];
 
 /** Turns a shell-style glob into an anchored, case-insensitive regular expression. */
@@ -33,13 +101,26 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`, "i");
 }
 
+/** `scheme://userinfo@`: the user-info part of any URL anywhere in a value (several per value too). */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+
+/** `value` with the user-info (user name, password, token) removed from every URL in it. Pure. */
+export function stripUrlCredentials(value: string): string {
+  return value.replace(URL_USERINFO, "$1");
+}
+
 export interface ScrubbedEnv {
   env: Record<string, string>;
   /** Names removed, sorted, for the audit record (never the values). */
   removed: string[];
+  /** Names kept with the credentials of a URL in their value cut out, sorted. */
+  stripped: string[];
 }
 
-/** Copies `env` without the variables whose names match any of `patterns`. */
+/**
+ * Copies `env` without the variables whose names match any of `patterns`, and with URL credentials
+ * cut out of the rest.
+ */
 export function scrubEnv(env: Record<string, string | undefined>, patterns: readonly string[]): ScrubbedEnv {
   // One alternation instead of one expression per pattern: compiled once, one test per name.
   const matcher = patterns.length === 0
@@ -47,10 +128,16 @@ export function scrubEnv(env: Record<string, string | undefined>, patterns: read
     : new RegExp(patterns.map((p) => globToRegExp(p).source).join("|"), "i");
   const kept: Record<string, string> = {};
   const removed: string[] = [];
+  const stripped: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (matcher?.test(name)) removed.push(name);
-    else kept[name] = value;
+    if (matcher?.test(name)) {
+      removed.push(name);
+      continue;
+    }
+    const clean = stripUrlCredentials(value);
+    if (clean !== value) stripped.push(name);
+    kept[name] = clean;
   }
-  return { env: kept, removed: removed.sort() };
+  return { env: kept, removed: removed.sort(), stripped: stripped.sort() };
 }

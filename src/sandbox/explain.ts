@@ -22,6 +22,8 @@ const WRITE_DENIED = /Read-only file system|EROFS|Device or resource busy|ENOENT
 const ACCESS_DENIED = /Permission denied|Operation not permitted|EACCES|EPERM/;
 const NETWORK_DOWN =
   /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH/i;
+const NOT_FOUND = /No such file or directory|ENOENT/;
+const NO_SPACE = /No space left on device|ENOSPC/;
 const FORK_LIMIT = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|EAGAIN.*fork/i;
 
 /**
@@ -110,15 +112,22 @@ export function explainSandboxFailure(failure: FailureInfo, profile: SandboxProf
     );
   }
   for (const line of failure.output.split("\n")) {
-    if (WRITE_DENIED.test(line) || ACCESS_DENIED.test(line)) {
+    // A hidden directory is an empty one: what was in it reads as missing.
+    const missing = !WRITE_DENIED.test(line) && NOT_FOUND.test(line);
+    if (WRITE_DENIED.test(line) || ACCESS_DENIED.test(line) || missing) {
       for (const path of pathsIn(line, failure.cwd)) {
         const readDenied = profile.denyRead.find((d) => isInside(path, d));
         if (readDenied && !WRITE_DENIED.test(line)) {
           findings.push(
-            `${readDenied} is hidden by the sandbox (denyRead). Do not try to read it another way.`,
+            profile.hiddenCredentials.includes(readDenied)
+              ? `${readDenied} is a credential location the sandbox hides by default. Do not try to read it ` +
+                `another way; if the task truly needs it, ask the user to allow it (sandbox.allowRead, or ` +
+                `--allow-read ${readDenied}).`
+              : `${readDenied} is hidden by the sandbox (denyRead). Do not try to read it another way.`,
           );
           continue;
         }
+        if (missing) continue;
         const why = whyNotWritable(path, profile);
         if (why) findings.push(`writing ${path} was blocked: ${why}`);
       }
@@ -139,8 +148,41 @@ export function explainSandboxFailure(failure: FailureInfo, profile: SandboxProf
       );
     }
   }
+  findings.push(...limitFindings(failure, profile));
   if (findings.length === 0) return null;
   return ["The sandbox blocked part of this command:", ...[...new Set(findings)].map((f) => `- ${f}`)].join(
     "\n",
   );
+}
+
+const gib = (bytes: number) => `${Math.round((bytes / 1024 ** 3) * 100) / 100} GiB`;
+
+/** A kill or a full $TMPDIR that a limit of the sandbox may have caused (`sandbox.limits`). */
+function limitFindings(failure: FailureInfo, profile: SandboxProfile): string[] {
+  const { limits } = profile;
+  const found: string[] = [];
+  if (failure.exitCode === 137) {
+    const wall = limits.maxWallSeconds === null
+      ? ""
+      : ` or its wall-time limit of ${limits.maxWallSeconds} s`;
+    found.push(
+      `the command was killed (SIGKILL), possibly by the sandbox's memory limit of ${
+        gib(limits.maxMemoryBytes)
+      }` +
+        `${wall}. If the task needs more, ask for a higher limit (sandbox.limits).`,
+    );
+  }
+  if (failure.exitCode === 152 && limits.maxCpuSeconds !== null) {
+    found.push(
+      `the command used up the sandbox's CPU time of ${limits.maxCpuSeconds} s per process ` +
+        "(sandbox.limits.cpuSeconds).",
+    );
+  }
+  if (NO_SPACE.test(failure.output)) {
+    found.push(
+      `if it was writing to $TMPDIR: the sandbox's private temp dir holds ${gib(limits.maxTmpBytes)} ` +
+        "(sandbox.limits.tmpSize).",
+    );
+  }
+  return found;
 }

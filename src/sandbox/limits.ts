@@ -5,9 +5,9 @@
  * RLIMIT_NPROC and RLIMIT_DATA after bwrap made the user namespace, so only the sandbox's own
  * processes count. RLIMIT_NPROC does not bind uid 0, so root without a writable cgroup gets no cap.
  */
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isAlive } from "./alive.ts";
+import { isAlive, pidNamespace } from "./alive.ts";
 import type { SandboxLimits } from "./profile.ts";
 
 export interface CgroupMount {
@@ -125,18 +125,6 @@ const CGROUP_PREFIX = "toolrt-sandbox-";
 const CGROUP_NAME = /^toolrt-sandbox-(\d+)-(\d+)-[0-9a-f]{8}$/;
 const REMOVE_PATIENCE_MS = 2_000;
 
-let ownPidNamespace: string | undefined;
-function pidNamespace(): string {
-  if (ownPidNamespace === undefined) {
-    try {
-      ownPidNamespace = /\d+/.exec(readlinkSync("/proc/self/ns/pid"))?.[0] ?? "0";
-    } catch {
-      ownPidNamespace = "0";
-    }
-  }
-  return ownPidNamespace;
-}
-
 export const cgroupName = () =>
   `${CGROUP_PREFIX}${pidNamespace()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
 
@@ -236,9 +224,48 @@ export function cgroupLauncher(joinFiles: string[]): string[] {
   return ["/bin/sh", "-c", script, "toolrt-sandbox-cgroup", String(joinFiles.length), ...joinFiles];
 }
 
-/** `prlimit` run inside the sandbox, for callers without a writable cgroup. */
-export function prlimitPrefix(prlimitPath: string, limits: SandboxLimits, capProcesses: boolean): string[] {
-  const caps = [`--data=${limits.maxMemoryBytes}`];
-  if (capProcesses) caps.unshift(`--nproc=${limits.maxProcesses}`);
-  return [prlimitPath, ...caps, "--"];
+/**
+ * `prlimit` run inside the sandbox for the caps no cgroup gives (`covered`), and for CPU time, which
+ * has no cgroup counterpart (cpu.max is a rate); empty when there is nothing to set.
+ */
+export function prlimitPrefix(
+  prlimitPath: string,
+  limits: SandboxLimits,
+  covered: { processes: boolean; memory: boolean },
+): string[] {
+  const caps: string[] = [];
+  if (!covered.processes) caps.push(`--nproc=${limits.maxProcesses}`);
+  if (!covered.memory) caps.push(`--data=${limits.maxMemoryBytes}`);
+  if (limits.maxCpuSeconds !== null) caps.push(`--cpu=${limits.maxCpuSeconds}`);
+  return caps.length > 0 ? [prlimitPath, ...caps, "--"] : [];
+}
+
+/**
+ * The wall-time limit: SIGKILL to bwrap (the spawned process, or what the cgroup launcher exec'd
+ * into) after `seconds`; its pid-1 child dies with it (`--die-with-parent`) and takes every process
+ * of the sandbox's pid namespace along. Host-side, so nothing inside can stop it. `kill` is the
+ * spawn's own (it does nothing once the process is reaped, so a reused pid is never hit). Returns
+ * the cancel.
+ */
+export function killAfter(kill: (signal: "SIGKILL") => void, seconds: number): () => void {
+  const timer = setTimeout(() => {
+    try {
+      kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+  }, seconds * 1000);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
+
+const SIZE = /^(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?$/i;
+
+/** `512M`, `2G`, `1.5GiB`, `4096` (powers of 1024) to bytes; null when not a size. Pure. */
+export function parseSize(text: string): number | null {
+  const match = SIZE.exec(text.trim());
+  if (!match) return null;
+  const power = "KMGT".indexOf(match[2]!.toUpperCase()) + 1;
+  const bytes = Math.floor(Number(match[1]) * 1024 ** power);
+  return bytes > 0 ? bytes : null;
 }

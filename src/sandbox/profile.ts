@@ -3,6 +3,7 @@
  * (policy, CLI flags) and turned into a bwrap command line on Linux or an SBPL profile on macOS.
  */
 import { homedir } from "node:os";
+import { hiddenCredentialPaths } from "./credentials.ts";
 import { DEFAULT_SECRET_ENV_PATTERNS } from "./env.ts";
 import { isInside } from "../tool/paths.ts";
 import { expandPath, resolveReal } from "./paths.ts";
@@ -13,6 +14,8 @@ import { MANDATORY_PROTECTED, type ProtectedEntry } from "./protected.ts";
 export interface SandboxSettings {
   allowWrite?: string[];
   denyRead?: string[];
+  /** Credential locations (`credentials.ts`) the command may read after all, spelled as listed there. */
+  allowRead?: string[];
   denyWrite?: string[];
   /** Hosts reachable through the runtime's proxy: `example.com`, `*.example.com`, `host:port`. */
   allowNet?: string[];
@@ -23,13 +26,23 @@ export interface SandboxSettings {
    * only with this, and it is the host's loopback (other local services answer too).
    */
   allowLocalhost?: boolean;
-  maxProcesses?: number;
-  maxMemoryBytes?: number;
+  /** When toolrt runs as root: keep root inside instead of the workspace owner's uid. */
+  runAsRoot?: boolean;
+  /** Any limit not given keeps its default (`DEFAULT_LIMITS`). */
+  limits?: Partial<SandboxLimits>;
 }
 
 export interface SandboxLimits {
+  /** Processes (threads) of the sandbox together: cgroup pids.max, else RLIMIT_NPROC. */
   maxProcesses: number;
+  /** Memory of the sandbox together (cgroup), else RLIMIT_DATA per process. Includes the private temp dir. */
   maxMemoryBytes: number;
+  /** CPU seconds per process (RLIMIT_CPU); null: none. */
+  maxCpuSeconds: number | null;
+  /** Seconds from start until the whole sandbox is killed; null: none. */
+  maxWallSeconds: number | null;
+  /** Size of the private temp dir (`$TMPDIR`, a tmpfs of its own). */
+  maxTmpBytes: number;
 }
 
 export interface SandboxProfile {
@@ -38,17 +51,27 @@ export interface SandboxProfile {
   /** Real paths, the workspace first; none lies inside another. */
   writableRoots: string[];
   denyRead: string[];
+  /** The credential locations among `denyRead` (hidden by default, not asked for), for explanations. */
+  hiddenCredentials: string[];
   denyWrite: string[];
   protectedEntries: readonly ProtectedEntry[];
   allowNet: string[];
   allowLocalhost: boolean;
   unsetEnvPatterns: string[];
   limits: SandboxLimits;
+  /** Keep uid 0 inside when toolrt runs as root (`run-as.ts`). */
+  runAsRoot: boolean;
   /** Settings that could not be honoured as written (e.g. a symlink loop); the caller refuses. */
   problems: string[];
 }
 
-export const DEFAULT_LIMITS: SandboxLimits = { maxProcesses: 2048, maxMemoryBytes: 8 * 1024 ** 3 };
+export const DEFAULT_LIMITS: SandboxLimits = {
+  maxProcesses: 2048,
+  maxMemoryBytes: 8 * 1024 ** 3,
+  maxCpuSeconds: null,
+  maxWallSeconds: null,
+  maxTmpBytes: 2 * 1024 ** 3,
+};
 
 /**
  * Builds a profile for `workspace`. Resolves every path through symlinks (a writable root given as
@@ -78,21 +101,25 @@ export function buildSandboxProfile(
   const writableRoots = writable.filter((p, i) =>
     writable.findIndex((q) => q === p) === i && !writable.some((q) => q !== p && isInside(p, q))
   );
+  const hiddenCredentials = unique(
+    resolveAll(hiddenCredentialPaths(settings.allowRead ?? [], home), "credential location"),
+  );
   return {
     workspace: root,
     writableRoots,
-    denyRead: unique(resolveAll(settings.denyRead, "denyRead")),
+    hiddenCredentials,
+    denyRead: unique([...resolveAll(settings.denyRead, "denyRead"), ...hiddenCredentials]),
     denyWrite: unique(resolveAll(settings.denyWrite, "denyWrite")),
     protectedEntries: MANDATORY_PROTECTED,
     allowNet: presets.allowNet,
     allowLocalhost: settings.allowLocalhost === true,
     unsetEnvPatterns: unique([...DEFAULT_SECRET_ENV_PATTERNS, ...(settings.unsetEnv ?? [])]),
-    limits: {
-      maxProcesses: settings.maxProcesses ?? DEFAULT_LIMITS.maxProcesses,
-      maxMemoryBytes: settings.maxMemoryBytes ?? DEFAULT_LIMITS.maxMemoryBytes,
-    },
+    limits: { ...DEFAULT_LIMITS, ...definedOnly(settings.limits ?? {}) },
+    runAsRoot: settings.runAsRoot === true,
     problems,
   };
 }
 
 const unique = (values: string[]) => [...new Set(values)];
+const definedOnly = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

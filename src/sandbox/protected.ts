@@ -2,6 +2,7 @@
  * Paths that stay read-only inside every writable root, whatever the settings say: things another
  * program (the user's shell, git, an editor, an agent) later runs or trusts without asking.
  */
+import { AUTORUN_FILES } from "./autorun-files.ts";
 
 export interface ProtectedEntry {
   /** Relative to a writable root, `/`-separated. */
@@ -25,7 +26,7 @@ const SHELL_RC_FILES = [
   ".zlogout",
 ];
 
-/** Shell rc files, git hooks and config, editor and agent settings, MCP server lists. */
+/** Shell rc files, git hooks and config, editor and agent settings, MCP server lists, autorun files. */
 export const MANDATORY_PROTECTED: readonly ProtectedEntry[] = [
   ...SHELL_RC_FILES.map((path) => ({ path, kind: "file" as const })),
   { path: ".gitconfig", kind: "file" },
@@ -40,6 +41,10 @@ export const MANDATORY_PROTECTED: readonly ProtectedEntry[] = [
   { path: ".claude/agents", kind: "dir" },
   { path: ".vscode", kind: "dir" },
   { path: ".idea", kind: "dir" },
+  // Files that run later and that nobody edits in normal work (husky hooks, .envrc, the dev container).
+  ...AUTORUN_FILES.filter((f) => f.protect).map((f): ProtectedEntry =>
+    f.path.endsWith("/") ? { path: f.path.slice(0, -1), kind: "dir" } : { path: f.path, kind: "file" }
+  ),
 ];
 
 /** The entries that apply to a nested repository found at `gitDir` (relative to its root). */

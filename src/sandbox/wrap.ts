@@ -3,18 +3,19 @@
  * (scan, placeholders, cgroup, seccomp file, proxy) and returns the argv, environment and extra
  * descriptors, plus `cleanup`. The builders it calls (mount plan, bwrap args, SBPL) are pure.
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, realpathSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
 import { detectSandbox, type SandboxAvailability } from "./detect.ts";
 import { scrubEnv } from "./env.ts";
-import { type Cgroup, cgroupLauncher, createCgroup, prlimitPrefix } from "./limits.ts";
+import { type Cgroup, cgroupLauncher, createCgroup, killAfter, prlimitPrefix } from "./limits.ts";
 import { type MountPlan, planMounts } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
 import { PlaceholderRegistry } from "./placeholders.ts";
 import type { SandboxProfile } from "./profile.ts";
+import { makeRunDir } from "./run-dir.ts";
+import { sandboxUser, searchableBy, setprivPrefix } from "./run-as.ts";
 import { ScanLimitError, scanWritableRoots } from "./scan.ts";
 import { killGroup, seatbeltCommand } from "./seatbelt.ts";
 import { seccompProgram } from "./seccomp.ts";
@@ -70,7 +71,9 @@ export interface WrappedCommand {
    * Hands the spawned process to the network bridge (its channel is extraStdio's "pipe"); on macOS
    * takes its pid, to end what is left of its process group in cleanup (spawn it in a new session).
    */
-  attach(spawned: { pid?: number; stdio: Array<number | null | undefined> }): void;
+  attach(
+    spawned: { pid?: number; kill?: (signal: "SIGKILL") => void; stdio: Array<number | null | undefined> },
+  ): void;
   /**
    * Stops the proxy and releases the placeholders at once (on macOS, first kills what is left of the
    * command's process group); removes the run's temp dir (which the command may have filled) and its
@@ -111,7 +114,7 @@ export async function wrapCommand(
     await Promise.all(pending);
   };
   try {
-    const runDir = mkdtempSync(join(tmpdir(), "toolrt-sbx-"));
+    const runDir = makeRunDir();
     cleanups.push(() => rm(runDir, { recursive: true, force: true }));
     const tempDir = join(runDir, "tmp");
     mkdirSync(tempDir, { mode: 0o700 });
@@ -213,19 +216,42 @@ function linuxCommand(
   }
   timingMark("wrap:cgroup");
   const isRoot = process.getuid?.() === 0;
-  const needsRlimit = !cgroup || !cgroup.capsMemory;
   if (!cgroup && isRoot) {
     throw new SandboxRefusedError([
       "no process cap: running as root without a writable pids cgroup (RLIMIT_NPROC does not bind root)",
     ]);
   }
-  if (needsRlimit && !availability.prlimitPath) {
+  const rlimits = prlimitPrefix(availability.prlimitPath ?? "prlimit", profile.limits, {
+    processes: cgroup !== null,
+    memory: cgroup?.capsMemory === true,
+  });
+  if (rlimits.length > 0 && !availability.prlimitPath) {
     throw new SandboxRefusedError([
-      "no process or memory cap: no writable cgroup and no prlimit(1) (util-linux)",
+      `no prlimit(1) (util-linux) to set ${rlimits.slice(1, -1).join(" ")}: no writable cgroup covers them`,
     ]);
   }
+  const user = sandboxUser(profile);
+  if (user && !availability.setprivPath) {
+    throw new SandboxRefusedError([
+      `toolrt runs as root and the command should run as the workspace owner (uid ${user.uid}), but ` +
+      "setpriv(1) (util-linux) is missing: install it, or set the sandbox's runAsRoot",
+    ]);
+  }
+  if (user) {
+    if (!searchableBy(user, join(profile.workspace, "."))) {
+      throw new SandboxRefusedError([
+        `toolrt runs as root and the command should run as the workspace owner (uid ${user.uid}), who ` +
+        `cannot reach ${profile.workspace} (a directory above it is closed to that uid): open it, or ` +
+        "set the sandbox's runAsRoot",
+      ]);
+    }
+    chmodSync(runDir, 0o711); // bwrap, as that user, reaches the bind sources in it
+    base.env.HOME = user.home ?? tempDir;
+    // Masks and binds where that uid cannot reach are moot, and bwrap, as that uid, could not make them.
+    plan.mounts = plan.mounts.filter((m) => searchableBy(user, m.path));
+  }
   const inner = [
-    ...(needsRlimit ? prlimitPrefix(availability.prlimitPath!, profile.limits, !cgroup) : []),
+    ...rlimits,
     ...(base.network ? base.network.bridgeCommand(4) : []),
     ...argv,
   ];
@@ -235,10 +261,16 @@ function linuxCommand(
     emptyFile,
     emptyDir,
     seccompFd: 3,
+    privateTmp: { path: tempDir, sizeBytes: profile.limits.maxTmpBytes },
   });
   return {
     ...base,
-    argv: [...(cgroup ? cgroupLauncher(cgroup.joinFiles) : []), ...outer, ...inner],
+    argv: [
+      ...(cgroup ? cgroupLauncher(cgroup.joinFiles) : []),
+      ...(user ? setprivPrefix(availability.setprivPath!, user) : []),
+      ...outer,
+      ...inner,
+    ],
     extraStdio: base.network ? [seccompFd, "pipe"] : [seccompFd],
     plan,
     processCap: cgroup ? "cgroup" : "rlimit",
@@ -246,6 +278,8 @@ function linuxCommand(
     attach: (spawned) => {
       const channel = spawned.stdio[4];
       if (base.network && typeof channel === "number") base.network.attachChannel(channel);
+      const seconds = profile.limits.maxWallSeconds;
+      if (seconds !== null && spawned.kill) cleanups.push(killAfter(spawned.kill.bind(spawned), seconds));
     },
   };
 }

@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { runCli, runCliAsync } from "../helpers/cli.ts";
+import { programFor } from "../helpers/requirements.ts";
 import { tempDir } from "../helpers/session-context.ts";
 
 function workspace() {
@@ -246,10 +247,12 @@ describe("toolrt run: Bash output", () => {
     expect(small.persisted_path).toBeUndefined();
   });
 
-  // util-linux's script(1): the BSD one on macOS takes other arguments.
-  const script = process.platform === "linux" ? Bun.which("script") : null;
-  if (!script) console.log("skipped: the terminal test needs util-linux's script(1) for a pseudo-terminal");
-  test.skipIf(!script)("on a terminal the output is printed once", () => {
+  // util-linux's script(1) gives a pseudo-terminal; the BSD one on macOS takes other arguments.
+  const what = "the pseudo-terminal test of run's output";
+  const hasScript = process.platform === "linux"
+    ? programFor("script", what)
+    : (console.warn(`skipping ${what}: it needs util-linux's script(1)`), false);
+  test.skipIf(!hasScript)("on a terminal the output is printed once", () => {
     const { root, ws, state } = workspace();
     const main = join(import.meta.dir, "../../src/cli/main.ts");
     const command = [
@@ -269,7 +272,7 @@ describe("toolrt run: Bash output", () => {
       JSON.stringify({ command: "printf '%s-%s\\n' marker 42; sleep 0.3; echo done" }),
     ].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
     // script(1) gives the CLI a pseudo-terminal for stdout and stderr and copies what it wrote.
-    const proc = Bun.spawnSync([script!, "-qec", command, "/dev/null"], {
+    const proc = Bun.spawnSync(["script", "-qec", command, "/dev/null"], {
       env: { ...process.env, NO_COLOR: "1" },
       stdin: "ignore",
     });

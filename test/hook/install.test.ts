@@ -81,6 +81,17 @@ test("uninstall keeps a file with anything of the user's in it, and the backup o
   expect(existsSync(`${target.file}.toolrt-backup`)).toBe(true);
 });
 
+test("an empty settings file is taken as a new one: install fills it, uninstall of it changes nothing", () => {
+  const ctx = place();
+  const target = installTarget("claude-code", "project", COMMAND, ctx);
+  mkdirSync(dirname(target.file), { recursive: true });
+  writeFileSync(target.file, "");
+  expect(uninstallHooks(target, ours)).toEqual({ file: target.file, changed: false });
+  expect(readFileSync(target.file, "utf8")).toBe("");
+  expect(installHooks(target, ours)).toEqual({ file: target.file, changed: true });
+  expect(Object.keys(read(target.file).hooks)).toEqual(["PreToolUse", "PostToolUse", "PostToolUseFailure"]);
+});
+
 test("a file that is not JSON is never overwritten", () => {
   const ctx = place();
   const target = installTarget("claude-code", "user", COMMAND, ctx);

@@ -9,7 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fastSandboxArgs } from "../../src/cli/sandbox-command.ts";
 import { selfCommand, shellLine } from "../../src/hook/command.ts";
-import { SANDBOX_FLAGS, SANDBOX_SWITCHES, sandboxedCommand } from "../../src/hook/sandboxed-command.ts";
+import {
+  LIMIT_FLAGS,
+  SANDBOX_FLAGS,
+  SANDBOX_SWITCHES,
+  sandboxedCommand,
+} from "../../src/hook/sandboxed-command.ts";
 import { DEFAULT_SANDBOX_POLICY, type SandboxPolicy } from "../../src/policy/sandbox-policy.ts";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 
@@ -71,6 +76,14 @@ describe("sandboxedCommand", () => {
     denyWrite: ["secrets"],
     allowNet: ["@npm", "example.com:443"],
     unsetEnv: ["MY_*"],
+    allowRead: ["~/.npmrc"],
+    limits: {
+      maxProcesses: 64,
+      maxMemoryBytes: 1024 ** 3,
+      maxCpuSeconds: 5,
+      maxWallSeconds: 60,
+      maxTmpBytes: 1024,
+    },
   };
 
   test("every profile list of the policy reaches toolrt sandbox as its flag", () => {
@@ -84,8 +97,23 @@ describe("sandboxedCommand", () => {
       denyWrite: policy.denyWrite,
       allowNet: policy.allowNet,
       unsetEnv: policy.unsetEnv,
+      allowRead: policy.allowRead,
+      maxProcesses: "64",
+      maxMemory: String(1024 ** 3),
+      maxCpuSeconds: "5",
+      maxWallSeconds: "60",
+      tmpSize: "1024",
     });
+    expect(Object.keys(policy.limits).sort()).toEqual(Object.keys(LIMIT_FLAGS).sort());
     expect(parsed?.command).toEqual(["bash", "--noprofile", "--norc", "-c", "npm test"]);
+  });
+
+  test("runAsRoot reaches it as --run-as-root, only when on; limits not set are not flags", () => {
+    const on = wordsOf(sandboxedCommand("npm test", { ...policy, runAsRoot: true }, "/w", ["/opt/toolrt"]));
+    expect(fastSandboxArgs(on.slice(1))?.options.runAsRoot).toBe(true);
+    const plain = sandboxedCommand("npm test", { ...policy, limits: {} }, "/w", ["/opt/toolrt"]);
+    expect(plain).not.toContain("--run-as-root");
+    expect(plain).not.toContain("--max-");
   });
 
   test("allowLocalhost reaches it as --allow-localhost, only when on", () => {
@@ -107,7 +135,7 @@ describe("sandboxedCommand", () => {
       "origin",
     ];
     expect(Object.keys(DEFAULT_SANDBOX_POLICY).sort()).toEqual(
-      [...Object.keys(SANDBOX_FLAGS), ...Object.keys(SANDBOX_SWITCHES), ...decidedBefore].sort(),
+      [...Object.keys(SANDBOX_FLAGS), ...Object.keys(SANDBOX_SWITCHES), "limits", ...decidedBefore].sort(),
     );
   });
 });

@@ -71,6 +71,19 @@ describe("assignments and wrappers", () => {
     const exact = box.load({ cliRules: { allow: ["Bash(find . -exec rm {} ;)"] } });
     expect(decideIn(box, exact, bashCall(a.command, a)).decision).toBe("allow");
   });
+
+  test("an exact rule for the rule text does not allow the unsafe words left out of it", () => {
+    const reason = "git -c can set options that run other programs";
+    const a = analysis("git -c core.pager='sh -c id' log", [{
+      ruleText: "git log",
+      argv: ["git", "-c", "core.pager=sh -c id", "log"],
+      noAutoAllow: [reason],
+    }]);
+    const exact = box.load({ cliRules: { allow: ["Bash(git log)"] } });
+    expect(decideIn(box, exact, bashCall(a.command, a)).decision).toBe("ask");
+    const whole = box.load({ cliRules: { allow: ["Bash(git -c core.pager=sh -c id log)"] } });
+    expect(decideIn(box, whole, bashCall(a.command, a)).decision).toBe("allow");
+  });
 });
 
 describe("security checks and parsing", () => {

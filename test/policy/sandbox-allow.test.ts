@@ -100,13 +100,21 @@ describe("what only 'no rule allows it' stopped runs without a prompt in the san
     const decision = await decideSandboxed(
       box,
       box.load(),
-      "curl https://example.com:8443/x -o /etc/x && cat /srv/secret/k && git push git@github.com:o/r.git",
-      { context: { denyRead: ["/srv/secret"], allowNet: ["github.com:22"] } },
+      "curl https://example.com:8443/x -o /etc/x && cat /srv/secret/k && cat /h/.aws/credentials && " +
+        "git push git@github.com:o/r.git",
+      {
+        context: {
+          denyRead: ["/srv/secret", "/h/.aws"],
+          credentials: ["/h/.aws"],
+          allowNet: ["github.com:22"],
+        },
+      },
     );
     expect(decision.decision).toBe("allow");
     expect(decision.sandbox?.needsPerson).toEqual([
       "writing /etc/x: outside the writable paths; a person can grant it (sandbox.allowWrite)",
       "reading /srv/secret/k: hidden by the sandbox (sandbox.denyRead /srv/secret)",
+      "reading /h/.aws/credentials: a credential location the sandbox hides by default (sandbox.allowRead lets it through)",
       "reaching example.com: not in the network allow-list; a person can grant it (sandbox.allowNet)",
     ]);
   });
@@ -223,7 +231,7 @@ describe("what never auto-allows", () => {
 });
 
 describe("the execution place comes from the same mode as the launch", () => {
-  const profile = { writableRoots: ["/w"], allowNet: [], denyRead: [], problems: [] };
+  const profile = { writableRoots: ["/w"], allowNet: [], denyRead: [], hiddenCredentials: [], problems: [] };
   const available = {
     available: true,
     kind: "sandbox-exec",
@@ -235,7 +243,7 @@ describe("the execution place comes from the same mode as the launch", () => {
   test("sandboxed by default, with what the profile contains", () => {
     expect(place("npm test")).toEqual({
       sandboxed: true,
-      context: { writable: ["/w"], allowNet: [], asksForHosts: false, denyRead: [] },
+      context: { writable: ["/w"], allowNet: [], asksForHosts: false, denyRead: [], credentials: [] },
     });
   });
 

@@ -19,7 +19,8 @@ describe("sandbox section: bad input is an error at file:line:column", () => {
       "unknown field",
       '{ "allowNetwork": ["x.com"] }',
       'p.json:2:16: unknown field "allowNetwork" in sandbox; expected one of: enabled, autoAllow, allowWrite, denyRead, ' +
-      "denyWrite, allowNet, allowLocalhost, unsetEnv, excludedCommands, allowUnsandboxedCommands, whenUnavailable",
+      "allowRead, denyWrite, allowNet, allowLocalhost, unsetEnv, excludedCommands, allowUnsandboxedCommands, " +
+      "runAsRoot, limits, whenUnavailable",
     ],
     [
       "whenUnavailable out of its two values",
@@ -41,6 +42,27 @@ describe("sandbox section: bad input is an error at file:line:column", () => {
       "a blank excluded command",
       '{ "excludedCommands": ["  "] }',
       "p.json:2:37: sandbox.excludedCommands[0]: an empty command prefix",
+    ],
+    [
+      "allowRead of a path that is not a hidden credential location",
+      '{ "allowRead": ["~/src"] }',
+      "p.json:2:30: sandbox.allowRead[0]: ~/src is not a credential location hidden by default; those are: ~/.ssh,",
+    ],
+    [
+      "a memory limit that is not a size",
+      '{ "limits": { "memory": "lots" } }',
+      "p.json:2:38: sandbox.limits.memory: expected bytes or a size such as 512M or 2G",
+    ],
+    [
+      "a process limit of zero",
+      '{ "limits": { "processes": 0 } }',
+      "p.json:2:41: sandbox.limits.processes: Too small",
+    ],
+    [
+      "an unknown limit",
+      '{ "limits": { "disk": "1G" } }',
+      'p.json:2:28: unknown field "disk" in sandbox.limits; expected one of: processes, memory, cpuSeconds, ' +
+      "wallSeconds, tmpSize",
     ],
     [
       "a list given as a string",
@@ -118,6 +140,7 @@ describe("merging sandbox sections", () => {
       allowUnsandboxedCommands: "managed policy m.json",
       allowLocalhost: "default",
       whenUnavailable: "user policy u.json",
+      runAsRoot: "default",
     });
   });
 
@@ -162,6 +185,40 @@ describe("merging sandbox sections", () => {
       allowLocalhost: true,
       allowNet: ["x.example"],
     });
+  });
+
+  test("limits: sizes in bytes, each limit from the most authoritative file that sets it", () => {
+    const parsed = compilePolicyText(
+      "p.json",
+      '{ "sandbox": { "limits": { "memory": "512M", "tmpSize": 1048576, "wallSeconds": 30 } } }',
+      context,
+    );
+    expect(parsed.errors).toEqual([]);
+    const { policy } = mergeSandboxSections([
+      user({ limits: { processes: 64, memory: 1024 } }),
+      managed({ limits: { memory: 2048 } }),
+    ]);
+    expect(policy.limits).toEqual({ maxProcesses: 64, maxMemoryBytes: 2048 });
+  });
+
+  test("an untrusted workspace may lower limits, not raise them above the defaults, nor keep root", () => {
+    const untrusted = mergeSandboxSections([
+      project(
+        { runAsRoot: true, allowRead: ["~/.npmrc"], limits: { processes: 1_000_000, cpuSeconds: 5 } },
+        false,
+      ),
+    ]);
+    expect(untrusted.policy.runAsRoot).toBe(false);
+    expect(untrusted.policy.allowRead).toEqual([]);
+    expect(untrusted.policy.limits).toEqual({ maxCpuSeconds: 5 });
+    expect(untrusted.warnings[0]).toStartWith(
+      "p.json: sandbox.runAsRoot, sandbox.allowRead, sandbox.limits.processes ignored",
+    );
+    const trusted = mergeSandboxSections([
+      project({ runAsRoot: true, limits: { processes: 1_000_000 } }, true),
+    ]);
+    expect(trusted.policy.runAsRoot).toBe(true);
+    expect(trusted.policy.limits).toEqual({ maxProcesses: 1_000_000 });
   });
 
   test("autoAllow is on unless a file turns it off: off wins from any source, trusted or not", () => {

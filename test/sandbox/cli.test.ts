@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newProgram } from "../../src/cli/program.ts";
@@ -74,6 +74,46 @@ describe.skipIf(!usable)("toolrt sandbox with bwrap", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("sandboxes do not nest");
   });
+});
+
+describe("toolrt sandbox's limit and credential flags", () => {
+  test("a malformed limit or an --allow-read that is no credential location is a usage error naming it", () => {
+    const memory = runCli(["sandbox", "--max-memory", "lots", "--", "true"], { cwd: ws });
+    expect(memory.code).toBe(2);
+    expect(memory.stderr).toContain("--max-memory lots: expected bytes or a size such as 512M or 2G");
+    const count = runCli(["sandbox", "--max-processes", "0", "--", "true"], { cwd: ws });
+    expect(count.code).toBe(2);
+    expect(count.stderr).toContain("--max-processes 0: expected a whole number above 0");
+    const read = runCli(["sandbox", "--allow-read", "~/src", "--", "true"], { cwd: ws });
+    expect(read.code).toBe(2);
+    expect(read.stderr).toContain("--allow-read ~/src: not a credential location hidden by default");
+  });
+  test.skipIf(!usable)(
+    "--allow-read takes the path as a shell expands it; a wall-time kill says which limits could be why",
+    () => {
+      const home = join(ws, "home");
+      mkdirSync(home, { recursive: true });
+      writeFileSync(join(home, ".npmrc"), "registry=x\n");
+      const env = { HOME: home };
+      const hidden = runCli(["sandbox", "--", "/bin/cat", join(home, ".npmrc")], { cwd: ws, env });
+      expect(hidden.stdout).toBe("");
+      const shown = runCli([
+        "sandbox",
+        "--allow-read",
+        join(home, ".npmrc"),
+        "--",
+        "/bin/cat",
+        join(home, ".npmrc"),
+      ], {
+        cwd: ws,
+        env,
+      });
+      expect(shown.stdout).toBe("registry=x\n");
+      const killed = runCli(["sandbox", "--max-wall-seconds", "1", "--", "sleep", "20"], { cwd: ws });
+      expect(killed.code).toBe(137);
+      expect(killed.stderr).toContain("wall-time limit of 1 s");
+    },
+  );
 });
 
 describe("the compiled binary's sandbox entry reads plain lines without commander", () => {

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_SECRET_ENV_PATTERNS, globToRegExp, scrubEnv } from "../../src/sandbox/env.ts";
+import {
+  DEFAULT_SECRET_ENV_PATTERNS,
+  globToRegExp,
+  NEEDED_ENV_NAMES,
+  scrubEnv,
+  SECRET_ENV_NAMES,
+  stripUrlCredentials,
+} from "../../src/sandbox/env.ts";
 
 describe("environment scrubbing", () => {
   const env = {
@@ -37,5 +44,60 @@ describe("environment scrubbing", () => {
     expect(globToRegExp("*_KEY").test("KEYBOARD")).toBe(false);
     expect(globToRegExp("A.B").test("AXB")).toBe(false);
     expect(globToRegExp("A?C").test("ABC")).toBe(true);
+  });
+});
+
+describe("every reviewed secret-name pattern", () => {
+  for (const entry of SECRET_ENV_NAMES) {
+    test(`${entry.pattern} (${entry.why}) drops ${entry.catches.join(", ")} and nothing commands need`, () => {
+      const env = Object.fromEntries([...entry.catches, ...NEEDED_ENV_NAMES].map((n) => [n, "v"]));
+      const { removed, env: kept } = scrubEnv(env, [entry.pattern]);
+      expect(removed).toEqual([...entry.catches].sort());
+      for (const name of NEEDED_ENV_NAMES) expect(kept[name]).toBe("v");
+    });
+  }
+  test("the needed names survive all patterns together", () => {
+    const env = Object.fromEntries(NEEDED_ENV_NAMES.map((n) => [n, "v"]));
+    expect(scrubEnv(env, DEFAULT_SECRET_ENV_PATTERNS).removed).toEqual([]);
+  });
+});
+
+describe("credentials in URLs", () => {
+  const cases: Array<[string, string, string]> = [
+    ["REDIS_URL", "redis://:s3cret@cache:6379/0", "redis://cache:6379/0"],
+    [
+      "MONGODB_URI",
+      "mongodb+srv://app:s3cret@cluster0.example.net/db?retryWrites=true",
+      "mongodb+srv://cluster0.example.net/db?retryWrites=true",
+    ],
+    ["HTTPS_PROXY", "http://user:s3cret@proxy.corp:3128", "http://proxy.corp:3128"],
+    ["PIP_INDEX_URL", "https://ghp_s3cret@pypi.example.com/simple", "https://pypi.example.com/simple"],
+    ["AMQP_URL", "amqp://u:p@ss@rabbit:5672", "amqp://rabbit:5672"],
+    [
+      "MIRRORS",
+      "https://a:s3cret@one.example,https://b:s3cret@two.example",
+      "https://one.example,https://two.example",
+    ],
+    [
+      "MIRRORS_SPACED",
+      "https://a:s3cret@one.example https://two.example/x@y",
+      "https://one.example https://two.example/x@y",
+    ],
+  ];
+  for (const [name, value, expected] of cases) {
+    test(`${name}: the user-info goes, the rest stays`, () => {
+      const { env, stripped, removed } = scrubEnv({ [name]: value }, DEFAULT_SECRET_ENV_PATTERNS);
+      expect(removed).toEqual([]);
+      expect(stripped).toEqual([name]);
+      expect(env[name]).toBe(expected);
+      expect(env[name]).not.toContain("s3cret");
+    });
+  }
+  test("values without credentials are untouched", () => {
+    for (const value of ["http://proxy.corp:3128", "git@github.com:o/r.git", "a@b.c", "/usr/bin:/bin"]) {
+      expect(stripUrlCredentials(value)).toBe(value);
+    }
+    const { stripped } = scrubEnv({ HTTPS_PROXY: "http://proxy.corp:3128" }, DEFAULT_SECRET_ENV_PATTERNS);
+    expect(stripped).toEqual([]);
   });
 });

@@ -7,6 +7,31 @@ const explain = (output: string, extra: object = {}) =>
   explainSandboxFailure({ output, exitCode: 1, cwd: "/w", ...extra }, profile);
 
 describe("explainSandboxFailure", () => {
+  test("a credential location says it is hidden by default and how a person lets it through", () => {
+    const withCredentials = { ...profile, hiddenCredentials: ["/home/u/.ssh"] };
+    const text = explainSandboxFailure(
+      { output: "cat: /home/u/.ssh/id_rsa: No such file or directory", exitCode: 1, cwd: "/w" },
+      withCredentials,
+    )!;
+    // Masked by an empty directory, the key reads as missing.
+    expect(text).toContain("/home/u/.ssh is a credential location the sandbox hides by default");
+    expect(text).toContain("--allow-read /home/u/.ssh");
+    expect(explain("cat: /w/nothing.txt: No such file or directory")).toBeNull();
+  });
+  test("a SIGKILL names the memory limit, and the wall-time limit when there is one", () => {
+    const limits = { ...profile.limits, maxMemoryBytes: 512 * 1024 ** 2, maxWallSeconds: 30 };
+    const text = explainSandboxFailure({ output: "", exitCode: 137, cwd: "/w" }, { ...profile, limits })!;
+    expect(text).toContain("memory limit of 0.5 GiB or its wall-time limit of 30 s");
+    expect(explain("", { exitCode: 137 })).not.toContain("wall-time");
+  });
+  test("SIGXCPU names the CPU limit; a full disk names the private temp dir's size", () => {
+    const limits = { ...profile.limits, maxCpuSeconds: 5 };
+    expect(explainSandboxFailure({ output: "", exitCode: 152, cwd: "/w" }, { ...profile, limits }))
+      .toContain("CPU time of 5 s per process");
+    expect(explain("head: error writing 'standard output': No space left on device"))
+      .toContain("private temp dir holds 2 GiB (sandbox.limits.tmpSize)");
+    expect(explain("", { exitCode: 2 })).toBeNull();
+  });
   test("a write outside the writable roots names the path and the narrow exception", () => {
     const text = explain("touch: cannot touch '/home/u/notes.txt': Read-only file system")!;
     expect(text).toContain("writing /home/u/notes.txt was blocked");

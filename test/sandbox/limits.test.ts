@@ -11,8 +11,9 @@ import {
   prlimitPrefix,
   sweepStaleCgroups,
 } from "../../src/sandbox/limits.ts";
+import { DEFAULT_LIMITS } from "../../src/sandbox/profile.ts";
 
-const limits = { maxProcesses: 100, maxMemoryBytes: 1024 };
+const limits = { ...DEFAULT_LIMITS, maxProcesses: 100, maxMemoryBytes: 1024 };
 
 describe("cgroup planning", () => {
   const v1 = [
@@ -60,16 +61,23 @@ describe("cgroup planning", () => {
     expect(run.exitCode).toBe(125);
     expect(run.stdout.toString()).toBe("");
   });
-  test("prlimit inside the sandbox caps data always and processes when asked", () => {
-    expect(prlimitPrefix("/usr/bin/prlimit", limits, true)).toEqual([
+  test("prlimit inside the sandbox sets what no cgroup covers, and CPU time when asked", () => {
+    const none = { processes: false, memory: false };
+    expect(prlimitPrefix("/usr/bin/prlimit", limits, none)).toEqual([
       "/usr/bin/prlimit",
       "--nproc=100",
       "--data=1024",
       "--",
     ]);
-    expect(prlimitPrefix("/usr/bin/prlimit", limits, false)).toEqual([
+    expect(prlimitPrefix("/usr/bin/prlimit", limits, { processes: true, memory: false })).toEqual([
       "/usr/bin/prlimit",
       "--data=1024",
+      "--",
+    ]);
+    expect(prlimitPrefix("/usr/bin/prlimit", limits, { processes: true, memory: true })).toEqual([]);
+    expect(prlimitPrefix("/p", { ...limits, maxCpuSeconds: 3 }, { processes: true, memory: true })).toEqual([
+      "/p",
+      "--cpu=3",
       "--",
     ]);
   });

@@ -11,6 +11,9 @@ export interface Launch {
 
 /** What a spawned process offers a wrapper: its stdio, extra descriptors as the parent's fds. */
 export interface SpawnedStdio {
+  pid?: number;
+  /** The spawn's own kill (a no-op once the process has been reaped). */
+  kill?: (signal: "SIGKILL") => void;
   stdio: Array<number | null | undefined>;
 }
 
@@ -23,6 +26,11 @@ export interface WrappedLaunch extends Launch {
   attach?: (spawned: SpawnedStdio) => void;
   /** Sentences the model should read with the result (a sandbox request ignored, a run without one). */
   notices?: string[];
+  /**
+   * Sentences for the model once the process has ended (files that run later which the command
+   * changed); call it after the end, once.
+   */
+  afterRun?: () => string[];
   /** Why the command failed when the wrapper is the cause (a sandbox denial); null when it is not. */
   explainFailure?: (failure: { output: string; exitCode: number }) => string | null;
   /**

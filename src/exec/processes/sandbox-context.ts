@@ -21,7 +21,7 @@ export type ExecutionPlace =
 export function executionPlace(
   request: LaunchRequest,
   policy: SandboxPolicy,
-  profile: Pick<SandboxProfile, "writableRoots" | "allowNet" | "denyRead" | "problems">,
+  profile: Pick<SandboxProfile, "writableRoots" | "allowNet" | "denyRead" | "hiddenCredentials" | "problems">,
   availability: SandboxAvailability,
   options: { asksForHosts: boolean },
 ): ExecutionPlace {
@@ -44,6 +44,7 @@ export function executionPlace(
       allowNet: profile.allowNet,
       asksForHosts: options.asksForHosts,
       denyRead: profile.denyRead,
+      credentials: profile.hiddenCredentials,
       ...(policy.autoAllow
         ? {}
         : { autoAllowOff: `sandbox.autoAllow is false (${policy.origin.autoAllow})` }),

@@ -10,6 +10,7 @@
  * takes the cgroup's creation and removal off every command's path.
  */
 import type { SandboxPolicy } from "../../policy/sandbox-policy.ts";
+import { changedAutorun, describeAutorunChanges, snapshotAutorun } from "../../sandbox/autorun.ts";
 import { detectSandbox, type SandboxAvailability } from "../../sandbox/detect.ts";
 import { explainSandboxFailure } from "../../sandbox/explain.ts";
 import { type Cgroup, createCgroup } from "../../sandbox/limits.ts";
@@ -26,6 +27,14 @@ export interface UnsandboxedRun {
   command: string;
   cwd: string;
   reason: string;
+}
+
+/** A sandboxed command that changed files which run later (`autorun-files.ts`), for the audit log. */
+export interface AutorunRun {
+  command: string;
+  cwd: string;
+  /** What the model read with the result. */
+  detail: string;
 }
 
 /** A sandboxed command the sandbox stopped (a blocked write, read, host or process), for the audit log. */
@@ -47,6 +56,8 @@ export interface SandboxedLaunchOptions {
   onUnsandboxed?: (run: UnsandboxedRun) => void;
   /** Told of every sandboxed run that failed because of the sandbox. */
   onBlocked?: (run: BlockedRun) => void;
+  /** Told of every sandboxed run that changed files which run later. */
+  onAutorunChanged?: (run: AutorunRun) => void;
   /**
    * A person to ask for a host or a path the sandbox blocks (interactive sessions); without one,
    * such hosts are refused and the result names the exception to ask for.
@@ -94,6 +105,7 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
       cgroup = createCgroup(profile.limits);
     }
     const askHost = exceptions.hostAsker(request.command);
+    const autorunBefore = snapshotAutorun(profile.workspace);
     let wrapped;
     try {
       wrapped = await wrapCommand(profile, launch.argv, {
@@ -124,6 +136,15 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
         timingMark("launch:cleaned");
       },
       notices: mode.notices,
+      afterRun: () => {
+        const placeholders = wrapped.plan?.placeholders.map((p) => p.path) ?? [];
+        const after = snapshotAutorun(profile.workspace);
+        const changes = changedAutorun(autorunBefore, after, profile.workspace, placeholders);
+        if (changes.length === 0) return [];
+        const detail = describeAutorunChanges(changes);
+        options.onAutorunChanged?.({ command: request.command, cwd: launch.cwd, detail });
+        return [`This command ${detail}. Tell the user what changed in them and why.`];
+      },
       explainFailure: ({ output, exitCode }) => {
         const explanation = explainSandboxFailure({ output, exitCode, cwd: launch.cwd, denials }, profile);
         if (explanation) {

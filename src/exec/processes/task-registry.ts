@@ -17,6 +17,8 @@ export interface ProcessTask {
   readonly process: ManagedProcess;
   /** Bytes of the output log already handed to the model. */
   readCursor: number;
+  /** Sentences for the model from the launch once the process has ended (files that run later it changed). */
+  notices?: string[];
 }
 
 export interface OutputRead extends Excerpt {
@@ -27,8 +29,13 @@ export interface OutputRead extends Excerpt {
 export class TaskRegistry {
   readonly #tasks = new Map<string, ProcessTask>();
 
-  add(task: Omit<ProcessTask, "readCursor"> & { readCursor?: number }): ProcessTask {
-    const entry = { ...task, readCursor: task.readCursor ?? 0 };
+  /** `afterRun`: the launch's, called once when the process ends (before any reader sees the end). */
+  add(
+    task: Omit<ProcessTask, "readCursor" | "notices"> & { readCursor?: number; afterRun?: () => string[] },
+  ): ProcessTask {
+    const { afterRun, ...rest } = task;
+    const entry: ProcessTask = { ...rest, readCursor: task.readCursor ?? 0 };
+    if (afterRun) void task.process.ended.then(() => void (entry.notices = afterRun()));
     this.#tasks.set(task.id, entry);
     return entry;
   }

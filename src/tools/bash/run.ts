@@ -64,6 +64,7 @@ export async function runBash(
       description: input.description,
       process: child,
       readCursor: shown ? child.log.bytes : 0,
+      ...(launch.afterRun ? { afterRun: launch.afterRun } : {}),
     });
   };
   if (input.run_in_background) {
@@ -97,6 +98,7 @@ export async function runBash(
     ctx.abortSignal.removeEventListener("abort", interrupt);
   }
   const result = finishedResult(input.command, child, settings.semantics);
+  const later = launch.afterRun?.() ?? [];
   const data = result.data;
   const failed = result.isError && !data.timedOut && !data.interrupted;
   const failure = { output: `${data.stderr}\n${data.stdout}`, exitCode: data.exitCode ?? 1 };
@@ -105,11 +107,17 @@ export async function runBash(
   const retry = explanation && grantedWrites.length === 0 ? await launch.askToRetry?.(failure) : null;
   if (retry && !ctx.abortSignal.aborted) {
     const again = await runBash(input, ctx, onProgress, settings, retry.allowWrite);
-    return { ...again, data: { ...again.data, notices: [retry.notice, ...again.data.notices ?? []] } };
+    const first = [retry.notice, ...later];
+    return { ...again, data: { ...again.data, notices: [...first, ...again.data.notices ?? []] } };
   }
+  const allNotices = [...launch.notices ?? [], ...later];
   return {
     ...result,
-    data: { ...data, ...notices, ...(explanation ? { sandboxExplanation: explanation } : {}) },
+    data: {
+      ...data,
+      ...(allNotices.length ? { notices: allNotices } : {}),
+      ...(explanation ? { sandboxExplanation: explanation } : {}),
+    },
   };
 }
 

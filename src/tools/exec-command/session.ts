@@ -51,6 +51,7 @@ export async function collectSessionOutput(
 export function sessionText(result: ExecSessionResult): string {
   const lines = [result.output.trimEnd() || "(no new output)"];
   if (result.note) lines.push(result.note);
+  else lines.push(...result.notices ?? []); // WriteStdin's polls: no note, the end's notices as they are
   const id = result.session_id;
   lines.push(
     result.status === "running"

@@ -49,7 +49,12 @@ export function createExecCommandTool(
         killGraceMs: shared.killGraceMs,
       });
       child.log.ensureFile();
-      const task = taskRegistryFor(ctx.session).add({ id, kind: "exec", process: child });
+      const task = taskRegistryFor(ctx.session).add({
+        id,
+        kind: "exec",
+        process: child,
+        ...(launch.afterRun ? { afterRun: launch.afterRun } : {}),
+      });
       const data = await collectSessionOutput(task, {
         yieldTimeMs: input.yield_time_ms ?? DEFAULT_EXEC_YIELD_MS,
         maxOutputTokens: input.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
@@ -59,7 +64,7 @@ export function createExecCommandTool(
       const explanation = data.status === "failed"
         ? launch.explainFailure?.({ output: data.output, exitCode: data.exit_code ?? 1 })
         : undefined;
-      const notes = [...(launch.notices ?? []), ...(explanation ? [explanation] : [])];
+      const notes = [...(launch.notices ?? []), ...data.notices ?? [], ...(explanation ? [explanation] : [])];
       return {
         data: notes.length ? { ...data, note: notes.join("\n") } : data,
         isError: isErrorStatus(data.status),

@@ -62,7 +62,7 @@ function createTaskOutputTool(
 function taskOutputText(output: TaskOutputResult): string {
   const header = `Task ${output.task_id} (${output.command}): ${statusSentence(output)}`;
   const body = output.output.trimEnd() || "(no new output)";
-  return `${header}\n${body}\nWhole output: ${output.output_path}`;
+  return [header, body, `Whole output: ${output.output_path}`, ...output.notices ?? []].join("\n");
 }
 
 export const taskOutputTool = createTaskOutputTool();

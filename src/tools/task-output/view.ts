@@ -14,6 +14,8 @@ export interface TaskView {
   omitted_bytes: number;
   /** The whole output, always on disk. */
   output_path: string;
+  /** What the launch said once the task ended (files that run later it changed). */
+  notices?: string[];
 }
 
 export function viewTask(
@@ -31,6 +33,7 @@ export function viewTask(
     output: joinExcerpt(output, (bytes) => omittedNote(bytes, task.process.log.path)),
     omitted_bytes: output.omittedBytes,
     output_path: task.process.log.path,
+    ...(task.notices?.length ? { notices: task.notices } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ const here: SandboxAvailability = {
   bwrapPath: "/usr/bin/bwrap",
   seccompArch: "x86_64",
   prlimitPath: null,
+  setprivPath: null,
 };
 const none: SandboxAvailability = { available: false, reason: "bubblewrap (bwrap) is not installed" };
 const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({ ...DEFAULT_SANDBOX_POLICY, ...over });

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  type AutorunRun,
   sandboxedLaunch,
   type SandboxedLauncher,
   type UnsandboxedRun,
@@ -16,6 +17,7 @@ import { detectSandbox, type SandboxAvailability } from "../../../src/sandbox/de
 import type { BashInput, BashOutput } from "../../../src/tools/bash/schema.ts";
 import { createBashTool } from "../../../src/tools/bash/tool.ts";
 import { createExecCommandTool } from "../../../src/tools/exec-command/tool.ts";
+import { taskOutputTool } from "../../../src/tools/task-output/tool.ts";
 import { type TestContext, testContext } from "../../exec/processes/helpers.ts";
 
 const availability = detectSandbox();
@@ -44,10 +46,12 @@ function tools(setup: Setup = {}) {
   ctx = testContext();
   mkdirSync(join(ctx.cwd, ".git", "hooks"), { recursive: true });
   const unsandboxed: UnsandboxedRun[] = [];
+  const autorun: AutorunRun[] = [];
   const wrapLaunch = sandboxedLaunch({
     policy: { ...DEFAULT_SANDBOX_POLICY, ...setup.policy },
     workspace: ctx.cwd,
     onUnsandboxed: (run) => unsandboxed.push(run),
+    onAutorunChanged: (run) => autorun.push(run),
     ...(setup.availability ? { availability: setup.availability } : {}),
   });
   launchers.push(wrapLaunch);
@@ -55,6 +59,7 @@ function tools(setup: Setup = {}) {
   return {
     wrapLaunch,
     unsandboxed,
+    autorun,
     exec: createExecCommandTool({ wrapLaunch, killGraceMs: 200 }),
     bash: async (input: BashInput) => {
       const result = await bash.call(input, ctx, () => {});
@@ -85,6 +90,45 @@ describe.skipIf(!usable)("Bash in the sandbox", () => {
     expect(data.sandboxExplanation).toContain(`writing ${target} was blocked`);
     expect(text).toContain(`allow writing ${target} (sandbox allowWrite`);
     expect(unsandboxed).toEqual([]);
+  });
+
+  test("a changed file that runs later is named in the result and told to the audit", async () => {
+    const { bash, autorun } = tools();
+    const command = `echo '{"scripts":{"postinstall":"echo pwned"}}' > package.json; echo x >> Makefile`;
+    const { data, text } = await bash({ command });
+    const said = "changed files that run later, outside the sandbox: Makefile (created; run by make); " +
+      'package.json "scripts" (created; run by npm';
+    expect(data.notices?.join("\n")).toContain(said);
+    expect(text).toContain(said);
+    expect(autorun).toEqual([{ command, cwd: ctx.cwd, detail: expect.stringContaining(said) }]);
+    // Nothing of the kind changed: nothing said.
+    expect((await bash({ command: "echo y > notes.txt" })).data.notices).toBeUndefined();
+    expect(autorun.length).toBe(1);
+  });
+
+  test("the policy's limits apply: past its wall time the command is killed, and the result says why", async () => {
+    const { bash } = tools({ policy: { limits: { maxWallSeconds: 1 } } });
+    const { data, isError } = await bash({ command: "sleep 20; echo finished" });
+    expect(isError).toBe(true);
+    expect(data.stdout).not.toContain("finished");
+    expect(data.sandboxExplanation).toContain("wall-time limit of 1 s");
+  });
+
+  test("a background task or an exec session that changed one says so once it has ended", async () => {
+    const { bash, exec, autorun } = tools();
+    const started = await bash({ command: "sleep 0.3; echo 'all:' > Makefile", run_in_background: true });
+    const id = started.data.backgroundTaskId!;
+    const read = await taskOutputTool.call({ task_id: id, block: true, timeout: 30_000 }, ctx, () => {});
+    const text = (taskOutputTool.toContent(read.data, { task_id: id })[0] as { text: string }).text;
+    expect(text).toContain(
+      "changed files that run later, outside the sandbox: Makefile (created; run by make)",
+    );
+    const session = await exec.call({ cmd: "echo x > AGENTS.md", yield_time_ms: 30_000 }, ctx, () => {});
+    expect(session.data.note).toContain("AGENTS.md (created; run by the next agent session");
+    expect(autorun.map((r) => r.detail)).toEqual([
+      expect.stringContaining("Makefile (created"),
+      expect.stringContaining("AGENTS.md (created"),
+    ]);
   });
 
   test(".git/hooks stays read-only, and the result says it is protected", async () => {
