@@ -2,7 +2,7 @@
  * Start-up overhead of the sandbox: `dist/toolrt sandbox -- true` against a bare bwrap line with the
  * same isolation flags and against `true` with no sandbox, median of 30 each, interleaved so
  * background load hits all three alike. Then the in-process share of a run: `wrapCommand` (temp dir,
- * lease, hard-link scan, mount plan, placeholders, seccomp file, cgroup) plus its cleanup, without
+ * index refresh, mount plan, pinned mount sources, cgroup) plus its cleanup (index refresh, quarantine), without
  * spawning, median of 30. The workspace is a git repository, so every mandatory protected path is
  * planned. Each figure carries the 1-minute load average (2 shared cores: compare figures taken
  * together). Needs dist/toolrt (`npm run build`) and bwrap.

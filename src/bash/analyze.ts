@@ -11,7 +11,7 @@ import type { Parser } from "web-tree-sitter";
 import { findCatastrophes, isCriticalTarget } from "./catastrophic.ts";
 import { runChecks } from "./checks.ts";
 import { joinContinuations } from "./continuation.ts";
-import { placeCommands } from "./cwd.ts";
+import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
 import { inlineCode, shellPayloads } from "./inline-code.ts";
 import { printedSecrets } from "./secret-output.ts";
@@ -23,7 +23,17 @@ import type { Access } from "./paths.ts";
 import { commandPrefix, suggestRules } from "./prefix.ts";
 import { judge, programFromStdin } from "./rules.ts";
 import { conservativeSplit, plainWords } from "./tokenize.ts";
-import type { BashAnalysis, CheckHit, ParseOutcome, Redirect, SimpleCommand } from "./types.ts";
+import { resolveGit } from "./git.ts";
+import { type TreeRead, treeRead } from "./recursion.ts";
+import { TOOLCHAIN_PROGRAMS } from "./toolchains.ts";
+import type {
+  BashAnalysis,
+  CheckHit,
+  ParseOutcome,
+  Redirect,
+  RepositoryUse,
+  SimpleCommand,
+} from "./types.ts";
 import { quoteViews } from "./views.ts";
 import { unknownVariable, walkTree } from "./walker.ts";
 import { destructiveWarnings } from "./warnings.ts";
@@ -99,12 +109,40 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
         path: p.path,
         access: p.access,
         ...(p.glob ? { glob: true } : {}),
+        ...(p.tree ? { tree: p.tree } : {}),
       }))
     ),
+    ...repositoriesOf(judged),
+    ...toolchainsOf(judged),
     catastrophic: inner.catastrophic,
     workLoss: judged.flatMap((j) => j.workLoss ?? []),
     askReasons,
   };
+}
+
+/** Every directory a command runs in whose program a toolchain file there may pick. */
+function toolchainsOf(judged: Judged[]): { toolchains?: { command: string; dir: string }[] } {
+  const uses = judged.filter((j) => TOOLCHAIN_PROGRAMS.has(j.name)).flatMap((j) =>
+    (j.dirs ?? ["."]).map((dir) => ({ command: j.name, dir }))
+  );
+  return uses.length > 0 ? { toolchains: uses } : {};
+}
+
+/** The repository each git command uses, seen from every directory it may run in. */
+function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
+  const uses = judged.filter((j) => j.name === "git").flatMap((j): RepositoryUse[] => {
+    const call = resolveGit(j.args);
+    const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
+    const from = (path: string) => inDirs(path, where);
+    if (call.gitDir !== undefined) {
+      const gitDir = call.start === "." || /^[/~]/.test(call.gitDir)
+        ? call.gitDir
+        : `${call.start}/${call.gitDir}`;
+      return from(gitDir).map((dir) => ({ command: j.name, dir, gitDir: true }));
+    }
+    return from(call.start).map((dir) => ({ command: j.name, dir }));
+  });
+  return uses.length > 0 ? { repositories: uses } : {};
 }
 
 /**
@@ -166,6 +204,9 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
       const j = judgeInvocation(inv, i === 0 ? raw.redirects : []);
       const unknown = unknownWord(j);
       if (unknown) complex.push(unknownVariable(unknown));
+      if (bindsCommandName(j)) {
+        complex.push("hash -p binds a command name to a program (it can shadow a command)");
+      }
       judged.push(j);
       scripts.push(...payloadScripts(j));
     });
@@ -256,7 +297,11 @@ function judgeInvocation(
   const args = inv.words.slice(1).map((w) => w.text);
   const redirectPaths = redirectAccess(redirects);
   const globs = new Set(inv.words.filter((w) => w.glob).map((w) => w.text));
-  const operandPaths = verdict.paths.map((p) => (globs.has(p.path) ? { ...p, glob: true } : p));
+  const tree = treeRead(name, verdict.options ?? []);
+  const operandPaths = withTree(
+    verdict.paths.map((p) => (globs.has(p.path) ? { ...p, glob: true } : p)),
+    tree,
+  );
   const paths: Access[] = [...operandPaths, ...redirectPaths];
   const hasUnsafeEnv = Object.keys(inv.env).some((key) => !SAFE_ENV_VARS.has(key));
   // A spec judges the words it knows bash evaluates; other builtins are judged here.
@@ -304,6 +349,20 @@ function judgeInvocation(
     command.workLoss = workLoss.map((w) => w.id);
   }
   return judged;
+}
+
+/** `hash -p /usr/bin/curl c` makes a later `c x` run curl: as a function definition would. */
+function bindsCommandName(j: Judged): boolean {
+  return j.name === "hash" && j.args.some((a) => /^-[a-z]*p/.test(a));
+}
+
+/** A tree walker reads every directory it is given, and `.` when it is given none. */
+function withTree(paths: Access[], tree: TreeRead | undefined): Access[] {
+  if (!tree) return paths;
+  const reads = paths.some((p) => p.access === "read");
+  return [...paths, ...(reads ? [] : [{ path: ".", access: "read" as const }])].map((p) =>
+    p.access === "read" ? { ...p, tree } : p
+  );
 }
 
 /** Why words of this command that bash evaluates (`test -v 'a[$(id)]'`) may run code. */

@@ -98,6 +98,22 @@ function findDeletes(f: Fact): string | undefined {
     } deletes the system or a home directory`;
 }
 
+/**
+ * Archivers and copiers that delete their sources once done: `tar --remove-files`, `zip -m`,
+ * `7z a -sdel`, `rsync --remove-source-files`. Of the system or a home, as final as `rm -rf`.
+ */
+function sourceRemovers(f: Fact): string | undefined {
+  const removes = (f.is(names("tar", "bsdtar", "gtar")) && f.flag("", "remove-files")) ||
+    (f.is("zip") && f.flag("m", "move")) ||
+    (f.is(names("7z", "7za", "7zr")) && f.args.includes("-sdel")) ||
+    (f.is("rsync") && f.flag("", "remove-source-files"));
+  if (!removes) return undefined;
+  const operands = f.operands();
+  const sources = f.is("rsync") ? operands.slice(0, -1) : operands;
+  const target = firstPlace(f, sources, wholeOrSweep);
+  return target === undefined ? undefined : `${f.program} deletes ${target} once it is archived or copied`;
+}
+
 /** `rsync --delete SRC DEST` makes DEST hold only what SRC holds. */
 function rsyncDeletes(f: Fact): string | undefined {
   if (
@@ -322,7 +338,7 @@ export const CATASTROPHES: readonly CatastropheEntry[] = [
     name: "deleting the system or a home directory",
     find: ({ facts }) => {
       for (const f of facts) {
-        const found = deletes(f) ?? findDeletes(f) ?? rsyncDeletes(f);
+        const found = deletes(f) ?? findDeletes(f) ?? rsyncDeletes(f) ?? sourceRemovers(f);
         if (found) return found;
         if (f.is("rm") && f.args.includes("--no-preserve-root")) {
           return "rm --no-preserve-root deletes the system";
@@ -357,8 +373,18 @@ export const CATASTROPHES: readonly CatastropheEntry[] = [
         "rsync -a --delete empty/ /",
         "rm -rf /usr/bin",
         "rm -rf -- /",
+        "tar --remove-files -cf x.tar ~",
+        "tar --remove -czf x.tgz /",
+        "zip -rm x.zip ~",
+        "zip -r --move x.zip /etc",
+        "7z a -sdel x.7z ~",
+        "rsync -a --remove-source-files ~/ /tmp/x/",
       ],
       spared: [
+        "tar --remove-files -cf x.tar build",
+        "tar -czf home.tgz ~",
+        "zip -rm x.zip dist",
+        "rsync -a --remove-source-files out/ /tmp/x/",
         "rm -rf build",
         "rm -rf ~/.cache/x",
         "rm -rf /tmp/build",

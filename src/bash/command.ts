@@ -1,4 +1,5 @@
 /** The walker's view of one simple command, before wrappers and rules are applied. */
+import type { TreeRead } from "./recursion.ts";
 import type { Redirect, SimpleCommand, WorkLoss } from "./types.ts";
 
 export interface Word {
@@ -68,7 +69,7 @@ export interface Judged {
   words: Word[];
   raw: RawCommand;
   /** Files it touches, its redirections included; `glob` when the path is an unquoted pattern. */
-  paths: { path: string; access: "read" | "write"; glob?: boolean }[];
+  paths: { path: string; access: "read" | "write"; glob?: boolean; tree?: TreeRead }[];
   command: SimpleCommand;
   /** What git work it throws away (`work-loss.ts`), when it does. */
   workLoss?: WorkLoss[];

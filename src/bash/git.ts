@@ -13,6 +13,10 @@ export interface GitCall {
   locations: Access[];
   /** Global options that can make git run other programs. */
   risky: string[];
+  /** Where git starts looking for its repository: the `-C` directories joined in order, `.` without. */
+  start: string;
+  /** The repository named by `--git-dir`, when given. */
+  gitDir?: string;
 }
 
 const GLOBAL_WITH_VALUE = new Set([
@@ -54,7 +58,14 @@ const GLOBAL_PLAIN = new Set([
 
 /** Splits `git [global options] subcommand args`. `args` are the words after `git`. */
 export function resolveGit(args: string[]): GitCall {
-  const call: GitCall = { globals: [], subcommand: undefined, args: [], locations: [], risky: [] };
+  const call: GitCall = {
+    globals: [],
+    subcommand: undefined,
+    args: [],
+    locations: [],
+    risky: [],
+    start: ".",
+  };
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i]!;
@@ -78,6 +89,11 @@ export function resolveGit(args: string[]): GitCall {
     if ((name === "-C" || name === "--git-dir" || name === "--work-tree") && value !== undefined) {
       call.locations.push({ path: value, access: "read" });
     }
+    if (name === "-C" && value !== undefined && value !== "") {
+      // `git -C a -C b` is `cd a && cd b`: a relative `-C` goes on from the one before.
+      call.start = call.start === "." || /^[/~]/.test(value) ? value : `${call.start}/${value}`;
+    }
+    if (name === "--git-dir" && value !== undefined) call.gitDir = value;
   }
   call.subcommand = args[i];
   call.args = args.slice(i + 1);

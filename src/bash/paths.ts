@@ -2,6 +2,7 @@
  * Which files a command reads or writes, for the commands that take paths. Policy compares these
  * with the workspace and the Read/Edit rules. Every extractor honours `--`.
  */
+import type { TreeRead } from "./recursion.ts";
 import { hasOption, type OptionSpec, optionValues, parseArgs } from "./options.ts";
 import { sedAccess } from "./sed.ts";
 
@@ -10,6 +11,8 @@ export interface Access {
   access: "read" | "write";
   /** An unquoted pattern: judged by the files it matches. */
   glob?: boolean;
+  /** The command reads the whole tree below this directory (`recursion.ts`). */
+  tree?: TreeRead;
 }
 
 interface PathSpec extends OptionSpec {

@@ -5,7 +5,7 @@
 import type { Word } from "./command.ts";
 import { hasOption, parseArgs } from "./options.ts";
 import { type Access, extractPaths } from "./paths.ts";
-import { judgeWithSpec } from "./spec-parse.ts";
+import { judgeWithSpec, type ReadOption } from "./spec-parse.ts";
 import { printableVariable } from "./spec-values.ts";
 import { specFor } from "./specs/index.ts";
 import { secretMessage } from "./secret-output.ts";
@@ -20,6 +20,8 @@ export interface Verdict {
   paths: Access[];
   /** Why it is not read-only (empty when it is). */
   reasons: string[];
+  /** The options as the command's parser read them (commands with a spec). */
+  options?: ReadOption[];
 }
 
 /** Interpreters and the flags that hand them inline code. */
@@ -137,6 +139,7 @@ export function judge(words: Word[]): Verdict {
       reasons: judged.reasons,
       ruleWords: judged.ruleWords,
       paths: judged.paths,
+      options: judged.options,
     });
     verdict.noAutoAllow.push(...judged.noAutoAllow);
   } else {

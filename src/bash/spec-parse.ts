@@ -59,7 +59,8 @@ interface Table {
 }
 
 const tables = new WeakMap<CommandSpec, Table>();
-const HARMLESS_GLOB_ROLES = new Set<Role>(["plain", "read"]);
+/** Roles a file name from a glob may give an option (`tree` reads as `read` does, judged more closely). */
+const HARMLESS_GLOB_ROLES = new Set<Role>(["plain", "read", "tree"]);
 
 function tableOf(spec: CommandSpec, inherited: readonly OptionSpec[]): Table {
   const cached = tables.get(spec);
@@ -72,7 +73,8 @@ function tableOf(spec: CommandSpec, inherited: readonly OptionSpec[]): Table {
       else table.whole.set(name, option);
     }
     const roles = [option.role ?? "plain", ...(option.values ?? [])];
-    if (roles.some((r) => !HARMLESS_GLOB_ROLES.has(r)) || option.changes) {
+    const changed = Object.values(option.changes ?? {});
+    if ([...roles, ...changed].some((r) => !HARMLESS_GLOB_ROLES.has(r))) {
       table.globSafe = false;
     }
     if (roles.some((r) => r === "program" || r === "code")) table.runs = true;
@@ -381,8 +383,9 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   };
   const effect = level.spec.effect ?? "plain";
   if (effect !== "plain" && !readMode) {
-    judgeUse({ key: "", role: effect, text: "", label: label(), flag: true }, verdict, label());
-    if (level.spec.effectWhy) reasons.push(`${label()} ${level.spec.effectWhy}`);
+    const why = level.spec.effectWhy;
+    const slot = why === undefined ? {} : { slot: { role: effect, why } };
+    judgeUse({ key: "", role: effect, text: "", label: "", flag: true, ...slot }, verdict, label());
   }
   for (const use of uses) {
     const role = changes.get(use.key) ?? use.role;
@@ -439,21 +442,30 @@ function assignOperands(
       index: k,
     });
   });
-  if (operands.length === 0) {
-    for (const slot of slots) {
-      if (slot.implicit !== undefined) {
-        uses.push({ key: slot.name ?? "", role: slot.role, text: slot.implicit, label: "implicit", slot });
-      }
+  // A slot no operand fills takes its implicit value (`grep -r x` searches `.`).
+  const used = new Set(placed);
+  for (const slot of slots) {
+    if (slot.implicit !== undefined && !used.has(slot)) {
+      uses.push({ key: slot.name ?? "", role: slot.role, text: slot.implicit, label: "implicit", slot });
     }
   }
 }
 
 function judgeUse(use: Use, v: SpecVerdict, label: string): void {
-  const what = use.flag ? `${label} ${use.label}` : `${label} ${use.label} ${JSON.stringify(use.text)}`;
-  const why = use.option?.why;
+  const what = use.flag
+    ? `${label}${use.label === "" ? "" : ` ${use.label}`}`
+    : `${label} ${use.label} ${JSON.stringify(use.text)}`;
+  const why = use.option?.why ?? use.slot?.why;
   const check = use.option?.check ?? use.slot?.check;
-  const path = (access: "read" | "write") => {
-    if (use.text !== "-" && use.text !== "" && !use.flag) v.paths.push({ path: use.text, access });
+  const path = (access: "read" | "write", tree = false) => {
+    if (use.text !== "-" && use.text !== "" && !use.flag) {
+      // A tree role reads every file below; links count as followed, whatever the options say.
+      v.paths.push({
+        path: use.text,
+        access,
+        ...(tree ? { tree: { contents: true, follow: true, hidden: true } } : {}),
+      });
+    }
   };
   if (use.option?.codeFile) {
     path("read");
@@ -466,6 +478,9 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       break;
     case "read":
       path("read");
+      break;
+    case "tree":
+      path("read", true);
       break;
     case "write":
       path("write");
@@ -487,6 +502,9 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       break;
     case "unchecked":
       v.reasons.push(`${what} ${why ?? "does something the analyzer does not follow"}`);
+      break;
+    case "network":
+      v.reasons.push(`${what} ${why ?? "reaches the network"}`);
       break;
     case "varname":
     case "assign":

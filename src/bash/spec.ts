@@ -18,6 +18,10 @@
  * - `arith`: evaluated as a bash arithmetic expression
  * - `unchecked`: makes the command do something the analyzer does not follow (read files named
  *   inside another file): not read-only
+ * - `tree`: a directory read with everything beneath it, hidden files and links included (grep -r):
+ *   the decision looks inside, and judges what is hidden there and where links lead as paths read
+ * - `network`: makes the command reach a host the command itself names, or send local data to
+ *   one (a URL, a registry, a remote): not read-only
  */
 export type Role =
   | "plain"
@@ -29,7 +33,9 @@ export type Role =
   | "varname"
   | "assign"
   | "arith"
-  | "unchecked";
+  | "unchecked"
+  | "network"
+  | "tree";
 
 /**
  * How the real tool matches long options.
@@ -90,6 +96,8 @@ export interface Slot {
   /** For `fills` and `changes`. */
   name?: string;
   role: Role;
+  /** Why the role is what it is, shown in reasons. */
+  why?: string;
   check?: Check;
   /** May be absent (at most one slot repeats; the ones after it are filled from the end). */
   optional?: boolean;

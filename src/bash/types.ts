@@ -1,4 +1,5 @@
 /** What the Bash analyzer tells the rest of toolrt. Field names follow `toolrt analyze --json`. */
+import type { TreeRead } from "./recursion.ts";
 
 export type ParseOutcome = "simple" | "too-complex" | "parse-unavailable";
 
@@ -65,6 +66,20 @@ export interface PathAccess {
   access: "read" | "write";
   /** An unquoted pattern: policy judges it by the files it matches when the command is checked. */
   glob?: boolean;
+  /** The command reads the whole tree below this directory: policy judges what is in it. */
+  tree?: TreeRead;
+}
+
+/**
+ * Where a git command finds its repository: git reads that repository's own configuration, which
+ * can name programs (core.fsmonitor, aliases, pagers). Policy checks the file system for it.
+ */
+export interface RepositoryUse {
+  command: string;
+  /** The directory git starts its search in, as a path like those in `paths`. */
+  dir: string;
+  /** True when `dir` is the repository itself (`--git-dir`), not a place to search from. */
+  gitDir?: boolean;
 }
 
 export interface BashAnalysis {
@@ -78,6 +93,13 @@ export interface BashAnalysis {
   prefix: string | null;
   suggestions: string[];
   paths: PathAccess[];
+  /** The repositories git commands use (see `RepositoryUse`); absent when there are none. */
+  repositories?: RepositoryUse[];
+  /**
+   * Where commands run whose program a file in the directory or above picks (`cargo` and
+   * `rust-toolchain.toml`, see `toolchains.ts`); absent when there are none.
+   */
+  toolchains?: { command: string; dir: string }[];
   /** Commands the default policy denies outright; empty for nearly every command. */
   catastrophic: Catastrophe[];
   /** Git commands that throw away uncommitted or unpushed work; empty for nearly every command. */

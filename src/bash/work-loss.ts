@@ -50,7 +50,8 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
   {
     id: "git-reset-hard",
     name: "git reset --hard discards uncommitted changes",
-    loses: (g) => g.subcommands[0] === "reset" && g.has("--hard"),
+    // `--merge` resets the index and every file whose change is staged: that change is lost too.
+    loses: (g) => g.subcommands[0] === "reset" && g.has("--hard", "--merge"),
     examples: {
       found: [
         "git reset --hard",
@@ -73,6 +74,8 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "time git reset --hard",
         "echo --hard | xargs git reset",
         "git --no-pager -P reset --hard &",
+        "git reset --merge",
+        "git reset --mer HEAD~1",
       ],
       spared: ["git reset --soft HEAD~1", "git reset", "git reset HEAD file", "git reset --keep HEAD~1"],
     },
@@ -82,7 +85,8 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
     name: "git checkout of paths or with --force discards uncommitted changes",
     loses: (g) => {
       if (g.subcommands[0] !== "checkout") return false;
-      if (g.has("--force", "--patch", "--pathspec-from-file")) return true;
+      // `--ours`/`--theirs` only check out paths: from the index when the path is not in conflict.
+      if (g.has("--force", "--patch", "--pathspec-from-file", "--ours", "--theirs")) return true;
       const ops = g.operands;
       if (ops.some((o) => o.afterDashDash)) return true;
       // `git checkout REF PATH...` restores paths; one operand is a branch unless it must be a path.
@@ -105,6 +109,8 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git checkout -qf main",
         "git checkout -p",
         "git -C sub checkout -- .",
+        "git checkout --ours a.txt",
+        "git checkout --theirs a.txt",
       ],
       spared: [
         "git checkout -b new",
@@ -181,9 +187,11 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
   {
     id: "git-push-force",
     name: "git push --force overwrites remote history",
+    // Deleting a remote branch (`--delete`, `:branch`) throws its history away as surely.
     loses: (g) =>
       g.subcommands[0] === "push" &&
-      (g.has("--force", "--mirror") || g.operands.some((o) => o.text.startsWith("+"))),
+      (g.has("--force", "--mirror", "--delete") ||
+        g.operands.some((o, i) => o.text.startsWith("+") || (i > 0 && /^:./.test(o.text)))),
     examples: {
       found: [
         "git push --force origin main",
@@ -195,6 +203,10 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git push --mirror backup",
         "git push --force-with-lease --force origin main",
         "git -C repo push -f",
+        "git push origin :main",
+        "git push -d origin main",
+        "git push --delete origin main",
+        "git push --del origin main",
       ],
       spared: [
         "git push origin main",

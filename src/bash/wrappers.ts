@@ -3,7 +3,8 @@
  * rules see the real command; executing wrappers (`sudo`, `bash -c`, `xargs -0`, `find -exec`) are
  * opened and the command inside is judged as a command of its own.
  */
-import type { RawCommand, Word } from "./command.ts";
+import { plainWord, type RawCommand, type Word } from "./command.ts";
+import { resolveGit } from "./git.ts";
 import { literalOutput } from "./printers.ts";
 
 /**
@@ -90,6 +91,45 @@ export function basename(word: string): string {
   return STANDARD_BIN.test(word) ? word.slice(word.lastIndexOf("/") + 1) : word;
 }
 
+/** git's own program directory (`git --exec-path`): `git-push` there is `git push`, `git` is git. */
+const GIT_CORE =
+  /^\/(?:usr\/(?:local\/)?|opt\/homebrew\/(?:opt\/git\/)?)?lib(?:exec)?\/git-core\/git(?:-([a-z][a-z0-9-]*))?$/;
+
+/**
+ * `git -c alias.rh='reset --hard' rh` runs `git reset --hard` (verified, git 2.39): an alias set
+ * on the command line is read as what it stands for; a `!` alias is shell code with the
+ * arguments appended. Aliases from config files are not known here.
+ */
+function gitAlias(words: Word[]): { words?: Word[]; shell?: string } | undefined {
+  const texts = words.map((w) => w.text);
+  const call = resolveGit(texts.slice(1));
+  if (call.subcommand === undefined) return undefined;
+  let value: string | undefined;
+  for (let i = 0; i < call.globals.length; i++) {
+    const g = call.globals[i]!;
+    const pair = g === "-c" ? call.globals[++i] : /^-c./.test(g) ? g.slice(2) : undefined;
+    const eq = pair?.indexOf("=") ?? -1;
+    if (pair !== undefined && eq !== -1 && pair.slice(0, eq).toLowerCase() === `alias.${call.subcommand}`) {
+      value = pair.slice(eq + 1);
+    }
+  }
+  if (value === undefined) return undefined;
+  const at = texts.length - call.args.length - 1;
+  if (value.startsWith("!")) {
+    return { shell: [value.slice(1), ...call.args.map((a) => `'${a.replaceAll("'", `'\\''`)}'`)].join(" ") };
+  }
+  const expanded = value.split(/\s+/).filter((w) => w !== "").map(plainWord);
+  return { words: [...words.slice(0, at), ...expanded, ...words.slice(at + 1)] };
+}
+
+/** `/usr/lib/git-core/git-push origin` as git reads it: `git push origin`, for rules and the guard. */
+function asGit(words: Word[]): Word[] {
+  const core = GIT_CORE.exec(words[0]?.text ?? "");
+  if (!core) return words;
+  const git = { ...words[0]!, text: "git" };
+  return core[1] === undefined ? [git, ...words.slice(1)] : [git, plainWord(core[1]), ...words.slice(1)];
+}
+
 /**
  * Splits a command into what runs: itself (wrappers stripped) plus commands and scripts inside it.
  * `stdin` is what the command reads on standard input when that is known (`xargs` appends it).
@@ -123,6 +163,7 @@ function open(inv: Invocation, out: Out, depth: number): void {
     out.invocations.push(inv);
     return;
   }
+  inv = { ...inv, words: asGit(inv.words) };
   const texts = inv.words.map((w) => w.text);
   const name = basename(texts[0] ?? "");
   const strip = (count: number, extra: Partial<Invocation> = {}) =>
@@ -138,6 +179,15 @@ function open(inv: Invocation, out: Out, depth: number): void {
   const script = (text: string, via: string) => {
     out.scripts.push({ text, via, env: inv.env });
   };
+  if (name === "git") {
+    const alias = gitAlias(inv.words);
+    if (alias?.shell !== undefined) {
+      inv.notes.push("git runs a shell alias defined on the command line");
+      out.invocations.push(inv);
+      return script(alias.shell, "git alias");
+    }
+    if (alias?.words) return open({ ...inv, words: alias.words }, out, depth + 1);
+  }
 
   switch (name) {
     case "time":

@@ -28,7 +28,7 @@ export interface GlobalOptions {
   debug: boolean;
 }
 
-function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.TOOLRT_HOME || join(homedir(), ".local", "state", "toolrt");
 }
 

@@ -218,6 +218,13 @@ function runtimeSandbox(
         cwd: run.cwd,
         detail: `ran without the sandbox: ${run.reason}`,
       }),
+    onQuarantined: (run) =>
+      notice({
+        kind: "notice",
+        input: auditableInput({ command: run.command }),
+        cwd: run.cwd,
+        detail: `sandbox quarantine: ${run.lines.join("; ")}`,
+      }),
     onAutorunChanged: (run) =>
       notice({
         kind: "notice",

@@ -30,6 +30,7 @@ export interface SandboxOptions {
   allowLocalhost?: boolean;
   allowUnsandboxed?: boolean;
   printProfile?: string;
+  explain?: boolean;
   allowRead?: string[];
   runAsRoot?: boolean;
   maxProcesses?: string;
@@ -124,6 +125,12 @@ export const SANDBOX_OPTIONS: readonly OptionSpec[] = [
     key: "printProfile",
     value: "platform",
     description: "print the profile toolrt would use on macos (SBPL) or linux (bwrap command line), and exit",
+  },
+  {
+    flag: "explain",
+    key: "explain",
+    description:
+      "show what the sandbox protects in this workspace and any protection it cannot give, and exit",
   },
 ];
 
@@ -239,6 +246,10 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
     const { printProfile } = await import("./sandbox-print.ts");
     return printProfile(opts.printProfile, profileOf(opts, cwd), argv, cwd);
   }
+  if (opts.explain) {
+    const { explainSandbox } = await import("./sandbox-explain.ts");
+    return explainSandbox(profileOf(opts, cwd));
+  }
   if (argv.length === 0) throw new UsageError("toolrt sandbox: no command given (put it after --)");
   // Bad flags are bad usage whether or not this machine has a sandbox: checked first.
   const profile = profileOf(opts, cwd);
@@ -268,9 +279,11 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
   }
   const started = new Date();
   const result = await runWrapped(wrapped);
-  const placeholders = wrapped.plan?.placeholders.map((p) => p.path) ?? [];
-  const after = snapshotAutorun(profile.workspace);
-  const changes = changedAutorun(autorunBefore, after, profile.workspace, placeholders);
+  if (result.quarantined.length) {
+    const { describeQuarantined } = await import("../sandbox/quarantine.ts");
+    for (const q of result.quarantined) process.stderr.write(`toolrt sandbox: ${describeQuarantined(q)}\n`);
+  }
+  const changes = changedAutorun(autorunBefore, snapshotAutorun(profile.workspace), profile.workspace);
   if (changes.length) {
     process.stderr.write(`toolrt sandbox: the command ${describeAutorunChanges(changes)}\n`);
   }

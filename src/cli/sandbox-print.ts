@@ -7,10 +7,9 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs } from "../sandbox/bwrap.ts";
-import { planMounts } from "../sandbox/mount-plan.ts";
-import { entryKind, resolveReal } from "../sandbox/paths.ts";
+import { planOnDisk } from "../sandbox/linux-plan.ts";
+import { resolveReal } from "../sandbox/paths.ts";
 import type { SandboxProfile } from "../sandbox/profile.ts";
-import { ScanLimitError, scanWritableRoots } from "../sandbox/scan.ts";
 import { seatbeltCommand } from "../sandbox/seatbelt.ts";
 import { UsageError } from "./errors.ts";
 
@@ -54,33 +53,28 @@ function linuxCommandLine(
   argv: string[],
   cwd: string,
 ): { text: string; problems: string[] } {
-  let scan;
-  try {
-    scan = scanWritableRoots(profile.writableRoots, profile.denyRead);
-  } catch (error) {
-    if (!(error instanceof ScanLimitError)) throw error;
-    return { text: "", problems: [`hard-link scan: ${error.message}`] };
-  }
-  const plan = planMounts(profile, { kind: entryKind }, scan, join(RUN_DIR, "tmp"));
+  const { plan } = planOnDisk(profile, join(RUN_DIR, "tmp"));
+  let next = 3;
+  const mountFds = plan.mounts.map((m) => (m.op === "mask-dir" ? -1 : ++next));
   const args = bwrapArgs(plan, {
     bwrapPath: Bun.which("bwrap") ?? "bwrap",
     cwd,
-    emptyFile: join(RUN_DIR, "empty"),
-    emptyDir: join(RUN_DIR, "empty.d"),
     seccompFd: 3,
+    mountFds,
     privateTmp: { path: join(RUN_DIR, "tmp"), sizeBytes: profile.limits.maxTmpBytes },
   });
   const header = [
     "# toolrt's bwrap command line for this profile. Decided per run, not shown: the cgroup launcher",
     "# or prlimit before it (process, memory and CPU caps), setpriv when root runs it for a user's",
     "# workspace, the wall-time timer, the network bridge before the command.",
-    ...[
-      ...new Set(
-        plan.placeholders.map((p) =>
-          `# missing: made empty and read-only for the run: ${JSON.stringify(p.path)}`
-        ),
-      ),
-    ],
+    "# Descriptor 3 carries the seccomp program; each --bind-fd/--ro-bind-fd descriptor is its path",
+    "# opened without following links, each --ro-bind-data one an empty stream:",
+    ...plan.mounts.flatMap((
+      m,
+      i,
+    ) => (m.op === "mask-dir" ? [] : [`#   ${mountFds[i]}: ${JSON.stringify(m.path)}`])),
+    ...plan.absent.map((a) => `# missing, quarantined after the run if created: ${JSON.stringify(a.path)}`),
+    ...plan.notices.map((n) => `# ${n.message}; ${n.remedy}`),
   ];
   const lines = [...args, ...argv].map(shellQuote);
   return { text: [...header, lines.join(" \\\n  ")].join("\n") + "\n", problems: plan.refusals };

@@ -1,7 +1,7 @@
 /**
  * `toolrt sandbox [--workspace DIR] [--allow-write PATH]... [--deny-read PATH]... [--allow-net HOST]...
  * [--unset-env PATTERN]... [--allow-localhost] [--allow-unsandboxed] -- CMD [ARGS...]` (or
- * `--print-profile macos|linux` instead of running one), and the hidden in-sandbox helper
+ * `--print-profile macos|linux` or `--explain` instead of running one), and the hidden in-sandbox helper
  * `toolrt sandbox-bridge --fd N -- CMD...` that carries the network channel, for commander. The
  * options and the run are in sandbox-command.ts, which the compiled binary uses without commander.
  */
@@ -20,7 +20,7 @@ export function register(program: Command): void {
   const sandbox = program
     .command("sandbox")
     .description("run a command in the platform sandbox (read-only system, writable workspace, no network)")
-    .usage("[options] -- CMD [ARGS...]  |  --print-profile macos|linux [options]");
+    .usage("[options] -- CMD [ARGS...]  |  --print-profile macos|linux [options]  |  --explain [options]");
   for (const o of SANDBOX_OPTIONS) {
     const option = new Option(`--${o.flag}${o.value ? ` <${o.value}>` : ""}`, o.description);
     sandbox.addOption(o.repeatable ? option.argParser(collect) : option);

@@ -3,7 +3,16 @@
  * it found and, when it fails, the fix (per package manager where a package is missing). Required
  * checks decide the exit status; optional ones only warn.
  */
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type LoadOptions, loadPolicy } from "../policy/load.ts";
@@ -167,13 +176,17 @@ async function sandboxStarts(): Promise<CheckResult> {
   if (!availability.available) {
     return result("sandbox-start", name, true, "fail", availability.reason, sandboxFix(availability.reason));
   }
-  const workspace = mkdtempSync(join(tmpdir(), "toolrt-doctor-"));
+  // A scratch state dir too: the trial must not create the user's (the state-dir check looks at it).
+  const scratch = mkdtempSync(join(tmpdir(), "toolrt-doctor-"));
+  const workspace = join(scratch, "ws");
   try {
+    mkdirSync(workspace);
     const profile = buildSandboxProfile({}, workspace);
     const wrapped = await wrapCommand(profile, ["/bin/sh", "-c", "exit 0"], {
       cwd: workspace,
       env: { PATH: "/usr/bin:/bin" },
       availability,
+      stateDir: join(scratch, "state"),
     });
     const run = await runWrapped(wrapped, ["ignore", "ignore", "pipe"]);
     if (run.exitCode === 0) {
@@ -197,7 +210,7 @@ async function sandboxStarts(): Promise<CheckResult> {
   } catch (error) {
     return result("sandbox-start", name, true, "fail", (error as Error).message);
   } finally {
-    rmSync(workspace, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

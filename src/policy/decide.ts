@@ -161,7 +161,8 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   // Inside as written and where it really points: a link in the workspace to a file outside is outside.
   const inside = (path: string) => workspace.some((dir) => isInside(path, dir));
   const inWorkspace = (p: PathAccess) =>
-    p.unresolved === undefined && inside(p.path) && (p.target === undefined || inside(p.target));
+    p.unresolved === undefined && p.untrusted === undefined && inside(p.path) &&
+    (p.target === undefined || inside(p.target));
   const coverage = allowCoverage(request, commands, allows);
   const outsideWrite = request.paths.some((p, i) =>
     p.access === "write" && !inWorkspace(p) && !coverage.paths.has(i)
@@ -205,6 +206,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     }
     result.sandbox.notAutoAllowed = contained.why;
   }
+  if (outside?.untrusted) return ask(outside.untrusted);
   if (outside) {
     const verb = outside.access === "read" ? "read" : "write";
     const where = outside.unresolved
@@ -397,6 +399,8 @@ function pathMatches(rule: CompiledRule, access: PathAccess): boolean {
     ? access.access === "read" || !isAllow
     : access.access === "write" || isAllow;
   if (!applies) return false;
+  // Where an unresolved path leads is unknown: it counts as outside everything, no allow covers it.
+  if (isAllow && access.unresolved !== undefined) return false;
   const test = (path: string) =>
     path.startsWith(prefix) && regex.test(path) && !except?.some((e) => e.test(path));
   const pathHit = test(access.path);
@@ -418,7 +422,8 @@ function allowCoverage(request: DecisionRequest, commands: CommandTarget[], allo
   const covered = { commands: new Set<number>(), paths: new Set<number>() };
   for (const hit of allows) {
     hit.commands.forEach((i) => covered.commands.add(i));
-    hit.paths.forEach((i) => covered.paths.add(i));
+    // A repository git would trust is not a file a path rule can vouch for.
+    hit.paths.forEach((i) => request.paths[i]?.untrusted === undefined && covered.paths.add(i));
   }
   const whole = allows.filter((h) => h.whole);
   if (request.tool !== "Bash" && whole.length > 0) {

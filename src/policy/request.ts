@@ -16,6 +16,12 @@ import {
   resolvePath,
 } from "../tool/paths.ts";
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
+import { untrustedRepository } from "./git-repository.ts";
+import { pickingFile } from "./toolchain-file.ts";
+import { toolchainFiles } from "../bash/toolchains.ts";
+import { MAX_TREE_ENTRIES, walkTree } from "./tree-walk.ts";
+import type { TreeRead } from "../bash/recursion.ts";
+import { hasPattern } from "../tool/shell-pattern.ts";
 
 export interface CallDescription {
   tool: string;
@@ -59,16 +65,43 @@ export function buildRequest(
   const readOnly = facts.readOnly ?? false;
   const shell = call.tool === "Bash";
   const written = shell ? bashPaths(call.bash) : otherPaths(call, facts, readOnly);
-  const paths = written.flatMap(({ glob, ...access }) => {
+  const paths = written.flatMap(({ glob, tree, ...access }) => {
     const resolved = resolvePath(access.path, { cwd, home, shell });
     if (resolved.unresolved) return [{ ...access, path: resolved.path, unresolved: resolved.unresolved }];
-    return (glob ? patternFiles(resolved) : [resolved]).map((one): PathAccess => {
-      if (one.unresolved) return { ...access, path: one.path, unresolved: one.unresolved };
+    return (glob ? patternFiles(resolved) : [resolved]).flatMap((one): PathAccess[] => {
+      if (one.unresolved) return [{ ...access, path: one.path, unresolved: one.unresolved }];
       const target = targetOf(one.raw);
-      return target && target !== one.path
+      const named = target && target !== one.path
         ? { ...access, path: one.path, target }
         : { ...access, path: one.path };
+      return tree ? [named, ...treePaths(one, tree, access, targetOf)] : [named];
     });
+  });
+  const realRoots = roots.map((r) => r.real);
+  const repositories = (call.bash?.repositories ?? []).flatMap((use): PathAccess[] => {
+    const resolved = resolvePath(use.dir, { cwd, home, shell });
+    if (resolved.unresolved) {
+      return [{ path: resolved.path, access: "read", command: use.command, unresolved: resolved.unresolved }];
+    }
+    const starts = hasPattern(resolved.raw) ? patternFiles(resolved) : [resolved];
+    return starts.flatMap((one): PathAccess[] => {
+      const why = one.unresolved ??
+        untrustedRepository(realpath(one.raw) ?? one.path, realRoots, use.gitDir);
+      return why === undefined
+        ? []
+        : [{ path: one.path, access: "read", command: use.command, untrusted: why }];
+    });
+  });
+  const toolchains = (call.bash?.toolchains ?? []).flatMap((use): PathAccess[] => {
+    const resolved = resolvePath(use.dir, { cwd, home, shell });
+    if (resolved.unresolved) return [];
+    const file = pickingFile(realpath(resolved.raw) ?? resolved.path, realRoots, toolchainFiles(use.command));
+    return file === undefined ? [] : [{
+      path: file,
+      access: "read",
+      command: use.command,
+      untrusted: `${use.command} runs the toolchain ${file} picks, which may be any program`,
+    }];
   });
   return {
     tool: call.tool,
@@ -78,7 +111,7 @@ export function buildRequest(
     mode: call.mode ?? "default",
     agent: call.agent ?? { depth: 0 },
     readOnly: call.tool === "Bash" ? call.bash?.readOnly ?? false : readOnly,
-    paths,
+    paths: [...paths, ...repositories, ...toolchains],
     ...(facts.permission && facts.permission.behavior !== "passthrough"
       ? { permission: facts.permission }
       : {}),
@@ -103,8 +136,35 @@ export function toolFacts(
   return { readOnly: tool.isReadOnly(input), ...(path ? { paths: [path] } : {}), permission };
 }
 
-/** A path as the call wrote it; `glob` for an unquoted Bash pattern. */
-type WrittenPath = Omit<PathAccess, "target"> & { glob?: boolean };
+/** A path as the call wrote it; `glob` for an unquoted Bash pattern, `tree` for a directory walked whole. */
+type WrittenPath = Omit<PathAccess, "target"> & { glob?: boolean; tree?: TreeRead };
+
+/**
+ * What a tree-walking command reads below a directory, each as a path of its own: every file when
+ * it reads contents, every link it follows (with where it points); past the limit, the directory
+ * counts as unknown.
+ */
+function treePaths(
+  dir: ResolvedPath,
+  tree: TreeRead,
+  access: Omit<WrittenPath, "path" | "glob" | "tree">,
+  targetOf: (raw: string) => string | undefined,
+): PathAccess[] {
+  const found = walkTree(dir.path, tree.follow, tree.hidden);
+  if (found === undefined) {
+    return [{
+      ...access,
+      path: dir.path,
+      unresolved: `${dir.path} holds more than ${MAX_TREE_ENTRIES} entries to judge one by one`,
+    }];
+  }
+  const files = tree.contents ? found.files.map((path) => ({ ...access, path })) : [];
+  const links = found.links.map((path): PathAccess => {
+    const target = targetOf(path);
+    return target && target !== path ? { ...access, path, target } : { ...access, path };
+  });
+  return [...files, ...links];
+}
 
 function bashPaths(analysis: BashAnalysis | undefined): WrittenPath[] {
   return (analysis?.paths ?? []).map((p) => ({
@@ -112,6 +172,7 @@ function bashPaths(analysis: BashAnalysis | undefined): WrittenPath[] {
     access: p.access,
     command: p.command,
     ...(p.glob ? { glob: true } : {}),
+    ...(p.tree ? { tree: p.tree } : {}),
   }));
 }
 

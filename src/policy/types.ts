@@ -59,6 +59,11 @@ export interface PathAccess {
   command?: string;
   /** Why where it points cannot be known when deciding (`~-/x`): it counts as outside the workspace. */
   unresolved?: string;
+  /**
+   * For a directory git takes its repository from: why that repository's configuration is not
+   * trusted like the workspace's own (`git-repository.ts`). No allow rule for paths covers it.
+   */
+  untrusted?: string;
 }
 
 /** Everything `decide` looks at. Build it with `buildRequest` so every caller supplies the same facts. */

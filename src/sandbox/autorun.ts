@@ -50,7 +50,7 @@ export function snapshotAutorun(
 
 /**
  * What differs between two snapshots of one workspace, in path order. `readOnly`: absolute paths the
- * command could not write (the run's placeholders, which appear and vanish around it), skipped with
+ * command could not write (e.g. read-only mounts that appear and vanish around a run), skipped with
  * everything below them. Pure.
  */
 export function changedAutorun(

@@ -5,12 +5,14 @@ export interface BwrapOptions {
   bwrapPath: string;
   /** Working directory inside the sandbox. */
   cwd: string;
-  /** An empty, read-only host file used to mask read-denied files. */
-  emptyFile: string;
-  /** An empty host directory used to mask read-denied directories. */
-  emptyDir: string;
   /** Descriptor (in bwrap's process) carrying the seccomp program. */
   seccompFd: number;
+  /**
+   * Descriptor (in bwrap's process) per mount of the plan, same order: for a bind, the source opened
+   * without following links (`pin.ts`); for a masked file, an empty stream bwrap copies. Unused for
+   * a masked directory (a read-only tmpfs).
+   */
+  mountFds: number[];
   /**
    * The private temp dir becomes a tmpfs of this size, mounted last over the plan's bind of it: it
    * cannot fill the host's disk, and it vanishes with the sandbox, even when toolrt is killed.
@@ -37,18 +39,20 @@ export function baseBwrapArgs(bwrapPath: string): string[] {
   return [bwrapPath, ...ISOLATION_ARGS, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
 }
 
-/** `bwrap ... --` (the command follows). The host's `/` is read-only; `/dev` and `/proc` are fresh. */
+/**
+ * `bwrap ... --` (the command follows). The host's `/` is read-only; `/dev` and `/proc` are fresh.
+ * Every bind takes its source by descriptor, so a path swapped for a symbolic link after planning
+ * cannot redirect it; masks use nothing of the host's.
+ */
 export function bwrapArgs(plan: MountPlan, options: BwrapOptions): string[] {
   const args = baseBwrapArgs(options.bwrapPath);
-  const sourceOf: Record<MountOp["op"], (path: string) => string> = {
-    "bind": (path) => path,
-    "ro-bind": (path) => path,
-    "mask-file": () => options.emptyFile,
-    "mask-dir": () => options.emptyDir,
+  const argsOf: Record<MountOp["op"], (path: string, fd: string) => string[]> = {
+    "bind": (path, fd) => ["--bind-fd", fd, path],
+    "ro-bind": (path, fd) => ["--ro-bind-fd", fd, path],
+    "mask-file": (path, fd) => ["--perms", "0444", "--ro-bind-data", fd, path],
+    "mask-dir": (path) => ["--perms", "0555", "--tmpfs", path, "--remount-ro", path],
   };
-  for (const m of plan.mounts) {
-    args.push(m.op === "bind" ? "--bind" : "--ro-bind", sourceOf[m.op](m.path), m.path);
-  }
+  plan.mounts.forEach((m, i) => args.push(...argsOf[m.op](m.path, String(options.mountFds[i]))));
   if (options.privateTmp) {
     const { path, sizeBytes } = options.privateTmp;
     args.push("--size", String(sizeBytes), "--perms", "0700", "--tmpfs", path);

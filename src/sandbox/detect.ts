@@ -105,6 +105,18 @@ function spawnQuietly(argv: string[]): { exitCode: number; stderr: string } {
   return { exitCode: proc.exitCode ?? 1, stderr: proc.stderr.toString() };
 }
 
+/**
+ * True inside a bwrap sandbox (toolrt's or another's): its pid namespace's first process is bwrap.
+ * Sandboxes do not nest (the outer one forbids new user namespaces), so a run is refused instead.
+ */
+export function insideBwrap(readComm: () => string = () => readFileSync("/proc/1/comm", "utf8")): boolean {
+  try {
+    return readComm().trim() === "bwrap";
+  } catch {
+    return false;
+  }
+}
+
 /** Why user namespaces are off for this user, from the sysctls that switch them off; null when on. */
 function userNamespacesBlocked(): string | null {
   const sysctl = (path: string) => {

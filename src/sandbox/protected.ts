@@ -7,7 +7,7 @@ import { AUTORUN_FILES } from "./autorun-files.ts";
 export interface ProtectedEntry {
   /** Relative to a writable root, `/`-separated. */
   path: string;
-  /** What to create as a read-only placeholder when the entry is missing. */
+  /** A file or a directory (for sandboxes that guard a name before it exists). */
   kind: "file" | "dir";
   /** Only protected when the root's `.git` is a directory (so `git init` keeps working). */
   insideGitDir?: boolean;
@@ -26,13 +26,23 @@ const SHELL_RC_FILES = [
   ".zlogout",
 ];
 
+/**
+ * What git reads hooks, config or the location of the rest of a repository from, relative to a git
+ * directory (a `.git`, a submodule's `.git/modules/<name>`, a worktree's `.git/worktrees/<name>`).
+ */
+export const GIT_DIR_PROTECTED: readonly ProtectedEntry[] = [
+  { path: "hooks", kind: "dir" }, // run by commit, checkout, merge, push ...
+  { path: "config", kind: "file" }, // core.hooksPath, core.fsmonitor, aliases, filters, pagers
+  { path: "config.worktree", kind: "file" }, // the same, per worktree (extensions.worktreeConfig)
+  { path: "commondir", kind: "file" }, // where config and hooks are read from instead
+];
+
 /** Shell rc files, git hooks and config, editor and agent settings, MCP server lists, autorun files. */
 export const MANDATORY_PROTECTED: readonly ProtectedEntry[] = [
   ...SHELL_RC_FILES.map((path) => ({ path, kind: "file" as const })),
   { path: ".gitconfig", kind: "file" },
   { path: ".gitmodules", kind: "file" },
-  { path: ".git/hooks", kind: "dir", insideGitDir: true },
-  { path: ".git/config", kind: "file", insideGitDir: true },
+  ...GIT_DIR_PROTECTED.map((e) => ({ ...e, path: `.git/${e.path}`, insideGitDir: true })),
   { path: ".mcp.json", kind: "file" },
   { path: ".toolrt", kind: "dir" },
   { path: ".claude/settings.json", kind: "file" },
@@ -49,8 +59,5 @@ export const MANDATORY_PROTECTED: readonly ProtectedEntry[] = [
 
 /** The entries that apply to a nested repository found at `gitDir` (relative to its root). */
 export function nestedGitEntries(gitDir: string): ProtectedEntry[] {
-  return [
-    { path: `${gitDir}/hooks`, kind: "dir", insideGitDir: true },
-    { path: `${gitDir}/config`, kind: "file", insideGitDir: true },
-  ];
+  return GIT_DIR_PROTECTED.map((e) => ({ ...e, path: `${gitDir}/${e.path}`, insideGitDir: true }));
 }

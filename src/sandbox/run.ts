@@ -1,5 +1,6 @@
 /** Spawning a wrapped command and waiting for it: the I/O half next to `wrapCommand`. */
 import type { Denial } from "./proxy.ts";
+import type { Quarantined } from "./quarantine.ts";
 import { exitStatus } from "./exit-status.ts";
 import { timingMark } from "./timing.ts";
 import type { WrappedCommand } from "./wrap.ts";
@@ -8,6 +9,8 @@ export interface SandboxRunResult {
   exitCode: number;
   /** Hosts the proxy refused during the run. */
   denials: Denial[];
+  /** What the command left at protected paths, moved to quarantine after it ended. */
+  quarantined: Quarantined[];
   /** Collected output when the stream was "pipe". */
   stdout?: string;
   stderr?: string;
@@ -49,9 +52,11 @@ export async function runWrapped(
       collect(proc.stderr),
     ]);
     timingMark("run:exited");
+    await wrapped.cleanup();
     return {
       exitCode: exitStatus(code, proc.signalCode),
       denials: [...(wrapped.network?.denials ?? [])],
+      quarantined: [...wrapped.quarantined],
       ...(stdout === undefined ? {} : { stdout }),
       ...(stderr === undefined ? {} : { stderr }),
     };

@@ -1,20 +1,22 @@
 /**
- * One walk over each writable root before a run. It finds what a mount plan alone cannot see:
+ * What a mount plan alone cannot see, from the per-tree indexes (`tree-index.ts`) of the writable
+ * roots and the read-denied directories:
  * - files with more than one hard link whose other links are not all inside the writable roots
  *   (a write through them would change a file elsewhere: a pnpm store, another clone, a victim);
  * - files that share an inode with a read-denied file (reading them would bypass the deny);
- * - nested `.git` directories, whose hooks and config are protected like the root's;
+ * - `.git` directories, files and links below the roots, whose hooks and config are protected;
  * - directories all of whose files are linked outside (a pnpm package in `node_modules`): one
- *   read-only mount for the directory instead of one per file, since bwrap's cost per mount grows
- *   with the number of mounts (measured: 100 file mounts 32 ms, 1000 mounts 1.3 s). Never inside a
- *   `.git`, where git adds new objects next to hard-linked ones (`git clone --local`).
- * Symbolic links are never followed. The cost is one readdir per directory and one lstat per file.
- *
- * Nothing is skipped or cached between runs: a file's link count can grow from outside at any time
- * (`git clone --local` hard-links `.git/objects`, pnpm links its store into `node_modules`) without
- * touching any directory of the workspace, so only a fresh lstat shows it.
+ *   read-only mount for the directory instead of one per file. Never inside a `.git`, where git adds
+ *   new objects next to hard-linked ones (`git clone --local`);
+ * - directories that could not be read: nothing below them is known, so they are made read-only.
+ * Symbolic links are never followed. A refresh costs one lstat per directory, a readdir per changed
+ * directory and an lstat per file in those and per known multi-linked file; never a refusal.
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { timingMark } from "./timing.ts";
+import { inodeKey, refreshTree, type TreeIndex } from "./tree-index.ts";
+import { lstatSync } from "node:fs";
 
 export interface ScanResult {
   /** Files in writable roots hard-linked to something outside them. */
@@ -29,130 +31,166 @@ export interface ScanResult {
   aliasesOfDenied: string[];
   /** `.git` directories below a root (not the root's own), as absolute paths. */
   nestedGitDirs: string[];
+  /** `.git` entries that are files or symbolic links, the roots' own included. */
+  gitPointers: string[];
+  /** Directories in the roots or the read-denied directories that could not be read. */
+  unreadable: string[];
+  /** Directories indexed. */
   entries: number;
 }
 
-export class ScanLimitError extends Error {
-  override name = "ScanLimitError";
+/**
+ * Keeps the trees' indexes: in memory for the life of the object (a run's second look after the
+ * command reuses its first), on disk under `dir` when given (private to the user, one file per tree).
+ */
+export class TreeIndexes {
+  private readonly memory = new Map<string, TreeIndex | null>();
+  constructor(private readonly dir?: string) {
+    if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+
+  /**
+   * The index of `root` as it is now. Without `linkCounts`, the link counts of known multi-linked
+   * files are not looked at again (enough to find new `.git` entries after a run).
+   */
+  refresh(root: string, options: { linkCounts?: boolean } = {}): TreeIndex | null {
+    const previous = this.memory.has(root) ? this.memory.get(root)! : this.load(root);
+    timingMark("index:loaded");
+    const { index, reread } = refreshTree(root, previous, options);
+    timingMark(`index:refreshed(${reread} read again)`);
+    this.memory.set(root, index);
+    if (reread > 0 || !previous) this.save(root, index);
+    timingMark("index:saved");
+    return index;
+  }
+
+  private file(root: string): string | null {
+    if (!this.dir) return null;
+    const hash = new Bun.CryptoHasher("sha256").update(root).digest("hex").slice(0, 32);
+    return join(this.dir, `${hash}.json`);
+  }
+
+  private load(root: string): TreeIndex | null {
+    const file = this.file(root);
+    if (!file) return null;
+    try {
+      const index = JSON.parse(readFileSync(file, "utf8")) as TreeIndex;
+      return index.version === 1 && index.root === root && Array.isArray(index.dirs) ? index : null;
+    } catch {
+      return null; // none yet, or unreadable: a full walk rebuilds it
+    }
+  }
+
+  private save(root: string, index: TreeIndex | null): void {
+    const file = this.file(root);
+    if (!file || !index) return;
+    const temp = `${file}.${process.pid}.${crypto.randomUUID()}`;
+    try {
+      writeFileSync(temp, JSON.stringify(index), { mode: 0o600 });
+      renameSync(temp, file);
+    } catch {
+      // a cache: the next run walks again
+    }
+  }
 }
 
-const inodeKey = (st: { dev: number; ino: number }) => `${st.dev}:${st.ino}`;
+/**
+ * The topmost directories below the tree's root whose files are all linked outside. Never inside a
+ * `.git`: a local clone hard-links `.git/objects`, and git adds new objects next to the linked ones.
+ */
+function fullyLinkedDirs(index: TreeIndex, outsideCount: number[]): string[] {
+  const files = index.dirs.map((d) => d.files);
+  const linked = [...outsideCount];
+  // Children come after their parents: summing from the end folds every subtree into its top.
+  for (let i = index.dirs.length - 1; i > 0; i--) {
+    const up = index.dirs[i]!.up;
+    files[up]! += files[i]!;
+    linked[up]! += linked[i]!;
+  }
+  const full = (i: number) => !index.dirs[i]!.git && files[i]! > 0 && linked[i] === files[i];
+  return index.dirs.filter((d, i) => i > 0 && full(i) && (d.up === 0 || !full(d.up))).map((d) => d.p);
+}
 
 interface Linked {
   path: string;
   key: string;
   nlink: number;
-  /** Index of its directory in `Walk.dirs`. */
   dir: number;
 }
 
-interface WalkedDir {
-  path: string;
-  /** Index of the parent in `Walk.dirs`; -1 for the walk's root. */
-  parent: number;
-  /** Regular files directly inside. */
-  files: number;
-  /** A `.git` directory or below one. */
-  inGit: boolean;
-}
-
-interface Walk {
-  /** Parents before children (each directory is recorded when it is found). */
-  dirs: WalkedDir[];
-  /** Regular files with more than one link. */
-  linked: Linked[];
+function linkedFiles(index: TreeIndex): Linked[] {
+  const files: Linked[] = [];
+  index.dirs.forEach((d, dir) => {
+    for (const [name, key, nlink] of d.linked ?? []) files.push({ path: `${d.p}/${name}`, key, nlink, dir });
+  });
+  return files;
 }
 
 /**
- * Depth-first over `root` without following symlinks. A file with one link is nobody else's file,
- * so it costs an lstat and a count, no record and no key (most of a tree, e.g. a plain `node_modules`).
+ * Scans `roots` (absolute, real paths, none inside another) and the read-denied paths through
+ * `indexes` (a fresh `TreeIndexes()` walks everything, as with no cache).
  */
-function walk(root: string, limit: { left: number }): Walk {
-  const dirs: WalkedDir[] = [{ path: root, parent: -1, files: 0, inGit: false }];
-  const linked: Linked[] = [];
-  const stack = [0];
-  while (stack.length) {
-    const index = stack.pop()!;
-    const dir = dirs[index]!;
-    let names;
-    try {
-      names = readdirSync(dir.path, { withFileTypes: true });
-    } catch {
-      continue; // unreadable: nothing in it can be written through either
-    }
-    const prefix = dir.path === "/" ? "/" : `${dir.path}/`;
-    for (const entry of names) {
-      if (--limit.left < 0) throw new ScanLimitError(`more entries than the scan limit under ${root}`);
-      const path = prefix + entry.name;
-      if (entry.isDirectory()) {
-        stack.push(dirs.length);
-        dirs.push({ path, parent: index, files: 0, inGit: dir.inGit || entry.name === ".git" });
-      } else if (entry.isFile()) {
-        let st;
-        try {
-          st = lstatSync(path);
-        } catch {
-          continue; // vanished meanwhile
-        }
-        dir.files++;
-        if (st.nlink > 1) linked.push({ path, key: inodeKey(st), nlink: st.nlink, dir: index });
-      }
-    }
-  }
-  return { dirs, linked };
-}
-
-/**
- * The topmost directories below the walk's root whose files are all in `outside`. Never inside a
- * `.git`: a local clone hard-links `.git/objects`, and git adds new objects next to the linked ones,
- * so there every linked file keeps a mount of its own (slow for a big local clone, but git works).
- */
-function fullyLinkedDirs(walked: Walk, outside: Set<Linked>): string[] {
-  const files = walked.dirs.map((d) => d.files);
-  const linked = walked.dirs.map(() => 0);
-  for (const f of outside) linked[f.dir]!++;
-  // Children come after their parents: summing from the end folds every subtree into its top.
-  for (let i = walked.dirs.length - 1; i > 0; i--) {
-    const parent = walked.dirs[i]!.parent;
-    files[parent]! += files[i]!;
-    linked[parent]! += linked[i]!;
-  }
-  const full = (i: number) => !walked.dirs[i]!.inGit && files[i]! > 0 && linked[i] === files[i];
-  return walked.dirs.filter((d, i) => i > 0 && full(i) && (d.parent === 0 || !full(d.parent))).map((d) =>
-    d.path
-  );
-}
-
-/**
- * Scans `roots` (absolute, real paths, none inside another) and the read-denied directories.
- * Throws ScanLimitError beyond `maxEntries`, so a caller can refuse instead of running unprotected.
- */
-export function scanWritableRoots(roots: string[], denyRead: string[], maxEntries = 500_000): ScanResult {
-  const limit = { left: maxEntries };
+export function scanWritableRoots(
+  roots: string[],
+  denyRead: string[],
+  indexes: TreeIndexes = new TreeIndexes(),
+): ScanResult {
   const deniedInodes = new Set<string>();
+  const unreadable: string[] = [];
   for (const path of denyRead) {
+    let st;
     try {
-      const st = lstatSync(path);
-      // A denied file with one link has no alias; only the multi-linked ones are looked for.
-      if (st.isFile()) deniedInodes.add(inodeKey(st));
-      else if (st.isDirectory()) { for (const f of walk(path, limit).linked) deniedInodes.add(f.key); }
+      st = lstatSync(path);
     } catch {
-      // a missing deny path has nothing to alias
+      continue; // a missing deny path has nothing to alias
+    }
+    // A denied file with one link has no alias; only the multi-linked ones are looked for.
+    if (st.isFile()) deniedInodes.add(inodeKey(st));
+    if (!st.isDirectory()) continue;
+    const index = indexes.refresh(path);
+    for (const f of index ? linkedFiles(index) : []) deniedInodes.add(f.key);
+    for (const d of index?.dirs ?? []) if (d.unreadable) unreadable.push(d.p);
+  }
+  const trees = roots.map((root) => indexes.refresh(root)).filter((t): t is TreeIndex => t !== null);
+  const perTree = trees.map(linkedFiles);
+  const seen = new Map<string, number>();
+  for (const f of perTree.flat()) seen.set(f.key, (seen.get(f.key) ?? 0) + 1);
+  const outside = perTree.map((files) => files.filter((f) => seen.get(f.key)! < f.nlink));
+  const linkedOutsideDirs = trees.flatMap((tree, t) => {
+    if (outside[t]!.length === 0) return [];
+    const counts = tree.dirs.map(() => 0);
+    for (const f of outside[t]!) counts[f.dir]!++;
+    return fullyLinkedDirs(tree, counts);
+  });
+  for (const t of trees) for (const d of t.dirs) if (d.unreadable) unreadable.push(d.p);
+  return {
+    linkedOutside: outside.flat().map((f) => f.path).sort(),
+    linkedOutsideDirs: linkedOutsideDirs.sort(),
+    aliasesOfDenied: perTree.flat().filter((f) => deniedInodes.has(f.key)).map((f) => f.path).sort(),
+    ...gitEntriesOf(trees),
+    unreadable: unreadable.sort(),
+    entries: trees.reduce((sum, t) => sum + t.dirs.length, 0),
+  };
+}
+
+/** After a run: the `.git` entries of the roots as they are now (link counts are not looked at). */
+export function scanGitEntries(
+  roots: string[],
+  indexes: TreeIndexes,
+): Pick<ScanResult, "nestedGitDirs" | "gitPointers"> {
+  const trees = roots.map((root) => indexes.refresh(root, { linkCounts: false }));
+  return gitEntriesOf(trees.filter((t): t is TreeIndex => t !== null));
+}
+
+function gitEntriesOf(trees: TreeIndex[]): Pick<ScanResult, "nestedGitDirs" | "gitPointers"> {
+  const nestedGitDirs: string[] = [];
+  const gitPointers: string[] = [];
+  for (const t of trees) {
+    for (const d of t.dirs) {
+      // A `.git` record is the first of its subtree marked `git`: its parent is not.
+      if (d.git && d.up > 0 && !t.dirs[d.up]!.git) nestedGitDirs.push(d.p);
+      if (d.gitPointer) gitPointers.push(`${d.p}/.git`);
     }
   }
-  const walks = roots.map((root) => walk(root, limit));
-  const multiLinked = walks.flatMap((w) => w.linked);
-  const seen = new Map<string, number>();
-  for (const f of multiLinked) seen.set(f.key, (seen.get(f.key) ?? 0) + 1);
-  const outside = new Set(multiLinked.filter((f) => seen.get(f.key)! < f.nlink));
-  const nestedGitDirs = walks.flatMap((w) =>
-    w.dirs.slice(1).filter((d) => d.path.endsWith("/.git") && d.parent !== 0).map((d) => d.path)
-  );
-  return {
-    linkedOutside: [...outside].map((f) => f.path).sort(),
-    linkedOutsideDirs: walks.flatMap((w) => fullyLinkedDirs(w, outside)).sort(),
-    aliasesOfDenied: multiLinked.filter((f) => deniedInodes.has(f.key)).map((f) => f.path).sort(),
-    nestedGitDirs: nestedGitDirs.sort(),
-    entries: maxEntries - limit.left,
-  };
+  return { nestedGitDirs: nestedGitDirs.sort(), gitPointers: gitPointers.sort() };
 }

@@ -11,7 +11,7 @@ import { entryKind } from "./paths.ts";
 import type { SandboxProfile } from "./profile.ts";
 import { buildSbpl, type Sbpl } from "./sbpl.ts";
 import { checkSbpl } from "./sbpl-check.ts";
-import { ScanLimitError, type ScanResult, scanWritableRoots } from "./scan.ts";
+import { scanWritableRoots, type TreeIndexes } from "./scan.ts";
 
 export interface SeatbeltCommand {
   argv: string[];
@@ -32,21 +32,17 @@ export const runTag = () => `toolrt-${crypto.randomUUID().slice(0, 13).replace("
 export function seatbeltCommand(
   profile: SandboxProfile,
   argv: string[],
-  options: { sandboxExecPath: string; tempDir: string; proxyPorts: readonly number[]; tag?: string },
+  options: {
+    sandboxExecPath: string;
+    tempDir: string;
+    proxyPorts: readonly number[];
+    tag?: string;
+    /** Tree indexes to reuse (default: none kept, a full walk). */
+    indexes?: TreeIndexes;
+  },
 ): SeatbeltCommand {
   const tag = options.tag ?? runTag();
-  let scan: ScanResult;
-  try {
-    scan = scanWritableRoots(profile.writableRoots, profile.denyRead);
-  } catch (error) {
-    if (!(error instanceof ScanLimitError)) throw error;
-    return {
-      argv: [],
-      sbpl: { text: "", params: [], problems: [] },
-      tag,
-      problems: [`hard-link scan: ${error.message}`],
-    };
-  }
+  const scan = scanWritableRoots(profile.writableRoots, profile.denyRead, options.indexes);
   const sbpl = buildSbpl(profile, {
     tempDir: options.tempDir,
     proxyPorts: options.proxyPorts,

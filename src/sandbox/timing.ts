@@ -1,9 +1,13 @@
 /**
  * Start-up profiling of sandboxed runs: with TOOLRT_SANDBOX_TIMING=1 every mark prints
- * `toolrt-timing <label> <ms since the process started>` on stderr. Off, a mark is one test.
+ * `toolrt-timing <label> <ms since the process started> cpu=<ms of CPU used so far>` on stderr (the
+ * CPU figure stays meaningful on a loaded machine). Off, a mark is one test.
  */
 const enabled = process.env.TOOLRT_SANDBOX_TIMING === "1";
 
 export function timingMark(label: string): void {
-  if (enabled) process.stderr.write(`toolrt-timing ${label} ${performance.now().toFixed(2)}\n`);
+  if (!enabled) return;
+  const cpu = process.cpuUsage();
+  const cpuMs = ((cpu.user + cpu.system) / 1000).toFixed(1);
+  process.stderr.write(`toolrt-timing ${label} ${performance.now().toFixed(2)} cpu=${cpuMs}\n`);
 }

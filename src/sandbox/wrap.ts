@@ -1,22 +1,26 @@
 /**
  * Turning a profile and a command into something to spawn: `wrapCommand` does the I/O a run needs
- * (scan, placeholders, cgroup, seccomp file, proxy) and returns the argv, environment and extra
- * descriptors, plus `cleanup`. The builders it calls (mount plan, bwrap args, SBPL) are pure.
+ * (index refresh, mount sources pinned by descriptor, cgroup, proxy) and returns the argv,
+ * environment and extra descriptors, plus `cleanup`, which quarantines what the command left at
+ * protected paths. The builders it calls (mount plan, bwrap args, SBPL) are pure.
  */
-import { chmodSync, closeSync, mkdirSync, openSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, realpathSync, writeSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
-import { detectSandbox, type SandboxAvailability } from "./detect.ts";
+import { detectSandbox, insideBwrap, type SandboxAvailability } from "./detect.ts";
 import { scrubEnv } from "./env.ts";
 import { type Cgroup, cgroupLauncher, createCgroup, killAfter, prlimitPrefix } from "./limits.ts";
-import { type MountPlan, planMounts } from "./mount-plan.ts";
+import { gitLayout } from "./git-dirs.ts";
+import { gitEntries, planOnDisk, sandboxStateDir } from "./linux-plan.ts";
+import type { MountPlan } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
-import { PlaceholderRegistry } from "./placeholders.ts";
+import { PinError, pinPath } from "./pin.ts";
 import type { SandboxProfile } from "./profile.ts";
+import { quarantineAfterRun, type Quarantined } from "./quarantine.ts";
 import { makeRunDir } from "./run-dir.ts";
 import { sandboxUser, searchableBy, setprivPrefix } from "./run-as.ts";
-import { ScanLimitError, scanWritableRoots } from "./scan.ts";
+import { scanGitEntries, TreeIndexes } from "./scan.ts";
 import { killGroup, seatbeltCommand } from "./seatbelt.ts";
 import { seccompProgram } from "./seccomp.ts";
 import type { NetworkSession } from "./network.ts";
@@ -51,12 +55,14 @@ export interface WrapOptions {
    * With it, the network starts even when `allowNet` is empty; without it, such hosts are denied.
    */
   askHost?: HostAsker;
+  /** toolrt's state dir (default: $TOOLRT_HOME or ~/.local/state/toolrt): indexes and quarantine. */
+  stateDir?: string;
 }
 
 export interface WrappedCommand {
   argv: string[];
   env: Record<string, string>;
-  /** Spawn stdio entries from index 3 on (the seccomp program, the network channel). */
+  /** Spawn stdio entries from index 3 on (the seccomp program, the network channel, mount sources). */
   extraStdio: Array<number | "pipe">;
   /** Names of the environment variables removed (never their values). */
   removedEnv: string[];
@@ -68,15 +74,18 @@ export interface WrappedCommand {
   /** How the process count is capped, for the record: "cgroup" or "rlimit". */
   processCap: string;
   /**
-   * Hands the spawned process to the network bridge (its channel is extraStdio's "pipe"); on macOS
-   * takes its pid, to end what is left of its process group in cleanup (spawn it in a new session).
+   * Must be called right after the spawn (bwrap waits for it): writes the seccomp program and hands
+   * the network channel to the proxy (extraStdio's "pipe" entries); on macOS takes its pid, to end
+   * what is left of its process group in cleanup (spawn it in a new session).
    */
   attach(
     spawned: { pid?: number; kill?: (signal: "SIGKILL") => void; stdio: Array<number | null | undefined> },
   ): void;
+  /** Filled by `cleanup`: what the command left at protected paths, moved to quarantine. */
+  quarantined: Quarantined[];
   /**
-   * Stops the proxy and releases the placeholders at once (on macOS, first kills what is left of the
-   * command's process group); removes the run's temp dir (which the command may have filled) and its
+   * Quarantines what the command left at protected paths (Linux), stops the proxy (on macOS, first
+   * kills what is left of the command's process group); removes the run's temp dir (which the command may have filled) and its
    * own cgroup (once the last process is reaped) without blocking.
    * Resolves when all is done; never rejects. Idempotent.
    */
@@ -128,12 +137,13 @@ export async function wrapCommand(
       cleanups.push(() => network.stop());
       Object.assign(env, network.env);
     }
-    const base = { env, removedEnv: scrubbed.removed, network, cleanup };
+    const base = { env, removedEnv: scrubbed.removed, network, cleanup, quarantined: [] as Quarantined[] };
     if (availability.kind === "sandbox-exec") {
       const command = seatbeltCommand(profile, argv, {
         sandboxExecPath: availability.sandboxExecPath,
         tempDir: realpathSync(tempDir),
         proxyPorts: network?.hostPorts ?? [],
+        indexes: new TreeIndexes(join(sandboxStateDir(options.stateDir), "index")),
       });
       if (command.problems.length) throw new SandboxRefusedError(command.problems);
       // No pid namespace on macOS: what the command leaves running in its group ends with the run.
@@ -165,48 +175,35 @@ function linuxCommand(
   availability: Extract<SandboxAvailability, { kind: "bwrap" }>,
   runDir: string,
   tempDir: string,
-  cleanups: Array<() => void>,
-  base: Pick<WrappedCommand, "env" | "removedEnv" | "network" | "cleanup">,
+  cleanups: Array<() => void | Promise<void>>,
+  base: Pick<WrappedCommand, "env" | "removedEnv" | "network" | "cleanup" | "quarantined">,
 ): WrappedCommand {
-  const registry = new PlaceholderRegistry();
-  registry.acquire();
-  cleanups.push(() => registry.release());
-
-  timingMark("wrap:registry");
-  let scan;
-  try {
-    scan = scanWritableRoots(profile.writableRoots, profile.denyRead);
-  } catch (error) {
-    if (error instanceof ScanLimitError) throw new SandboxRefusedError([`hard-link scan: ${error.message}`]);
-    throw error;
-  }
-  timingMark("wrap:scan");
-  const plan = planMounts(profile, { kind: entryKind }, scan, tempDir);
-  if (plan.refusals.length) throw new SandboxRefusedError(plan.refusals);
-  try {
-    registry.create(plan.placeholders);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "EROFS" && code !== "EACCES") throw error;
-    // A protected path is missing and its parent is read-only to us: typically toolrt run inside
-    // another sandbox, whose own placeholders these are.
+  if (insideBwrap()) {
     throw new SandboxRefusedError([
-      `cannot create the read-only placeholder for a missing protected path (${(error as Error).message}); ` +
-      "if this runs inside another sandbox (toolrt's, or a container's read-only mount), sandboxes do not " +
-      "nest: run the command in the outer one directly",
+      "this already runs inside a bwrap sandbox (toolrt's, or another's) and sandboxes do not nest: " +
+      "run the command in the outer one directly",
     ]);
   }
-  timingMark("wrap:placeholders");
-
-  const emptyFile = join(runDir, "empty");
-  const emptyDir = join(runDir, "empty.d");
-  writeFileSync(emptyFile, "", { mode: 0o444 });
-  mkdirSync(emptyDir, { mode: 0o555 });
-  const seccompPath = join(runDir, "seccomp.bpf");
-  writeFileSync(seccompPath, seccompProgram(availability.seccompArch));
-  const seccompFd = openSync(seccompPath, "r");
-  cleanups.push(() => closeSync(seccompFd));
-  timingMark("wrap:seccomp");
+  const state = sandboxStateDir(options.stateDir);
+  const { plan, git, indexes } = planOnDisk(profile, tempDir, { stateDir: options.stateDir });
+  timingMark("wrap:plan");
+  if (plan.refusals.length) throw new SandboxRefusedError(plan.refusals);
+  cleanups.unshift(() => {
+    timingMark("cleanup:start");
+    const after = scanGitEntries(profile.writableRoots, indexes);
+    timingMark("cleanup:scan");
+    const entriesAfter = gitEntries(after, profile.writableRoots);
+    const moved = quarantineAfterRun({
+      roots: profile.writableRoots,
+      absent: plan.absent,
+      pointers: git.pointers,
+      gitDirsBefore: new Set(git.gitDirs),
+      gitDirsAfter: gitLayout(entriesAfter, profile.writableRoots).gitDirs,
+      quarantineDir: join(state, "quarantine", runId()),
+    });
+    base.quarantined.push(...moved);
+    timingMark("cleanup:quarantine");
+  });
 
   let cgroup = options.cgroup;
   if (cgroup === undefined) {
@@ -250,6 +247,26 @@ function linuxCommand(
     // Masks and binds where that uid cannot reach are moot, and bwrap, as that uid, could not make them.
     plan.mounts = plan.mounts.filter((m) => searchableBy(user, m.path));
   }
+  // Descriptors from 3 on in bwrap: the seccomp program, the network channel, one per mount.
+  const extraStdio: Array<number | "pipe"> = ["pipe"];
+  if (base.network) extraStdio.push("pipe");
+  const mountFds: number[] = [];
+  try {
+    for (const m of plan.mounts) {
+      if (m.op === "mask-dir") {
+        mountFds.push(-1);
+        continue;
+      }
+      const fd = m.op === "mask-file" ? "pipe" : pinPath(m.path, { directory: entryKind(m.path) === "dir" });
+      if (typeof fd === "number") cleanups.push(() => closeSync(fd));
+      mountFds.push(3 + extraStdio.length);
+      extraStdio.push(fd);
+    }
+  } catch (error) {
+    if (error instanceof PinError) throw new SandboxRefusedError([error.message]);
+    throw error;
+  }
+  timingMark("wrap:pinned");
   const inner = [
     ...rlimits,
     ...(base.network ? base.network.bridgeCommand(4) : []),
@@ -258,11 +275,11 @@ function linuxCommand(
   const outer = bwrapArgs(plan, {
     bwrapPath: availability.bwrapPath,
     cwd: options.cwd,
-    emptyFile,
-    emptyDir,
     seccompFd: 3,
+    mountFds,
     privateTmp: { path: tempDir, sizeBytes: profile.limits.maxTmpBytes },
   });
+  const program = seccompProgram(availability.seccompArch);
   return {
     ...base,
     argv: [
@@ -271,15 +288,33 @@ function linuxCommand(
       ...outer,
       ...inner,
     ],
-    extraStdio: base.network ? [seccompFd, "pipe"] : [seccompFd],
+    extraStdio,
     plan,
     processCap: cgroup ? "cgroup" : "rlimit",
     logTag: null,
     attach: (spawned) => {
-      const channel = spawned.stdio[4];
-      if (base.network && typeof channel === "number") base.network.attachChannel(channel);
+      // bwrap reads the seccomp program to its end, and each masked file's (empty) contents.
+      extraStdio.forEach((entry, i) => {
+        const fd = spawned.stdio[3 + i];
+        if (entry !== "pipe" || typeof fd !== "number") return;
+        if (i === 1 && base.network) return base.network.attachChannel(fd);
+        try {
+          if (i === 0) writeSync(fd, program);
+        } catch {
+          // bwrap ended before reading it (a failed mount): its exit status and message tell
+        } finally {
+          closeSync(fd);
+        }
+      });
       const seconds = profile.limits.maxWallSeconds;
       if (seconds !== null && spawned.kill) cleanups.push(killAfter(spawned.kill.bind(spawned), seconds));
     },
   };
+}
+
+/** A name for one run's quarantine directory: sortable by time, unique. */
+function runId(): string {
+  return `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}-${
+    crypto.randomUUID().slice(0, 8)
+  }`;
 }

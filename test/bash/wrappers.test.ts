@@ -104,3 +104,57 @@ describe("environment assignments", () => {
     expect((await analyzeBash("env -S 'rm -rf x'")).commands[0]!.noAutoAllow[0]).toContain("env -S");
   });
 });
+
+/**
+ * git's own program directory holds `git-<subcommand>` programs: verified in real git 2.39,
+ * `/usr/lib/git-core/git-push origin main` pushed and `/usr/lib/git-core/git-reset --hard` threw
+ * away an uncommitted change. Rules and the work-loss guard see them as `git <subcommand>`.
+ */
+describe("programs in git's exec path are git", () => {
+  const forms: [string, string][] = [
+    ["/usr/lib/git-core/git-push origin main", "git push origin main"],
+    ["/usr/libexec/git-core/git-push", "git push"],
+    ["/usr/lib/git-core/git push -f", "git push -f"],
+    ["/opt/homebrew/opt/git/libexec/git-core/git-commit -m x", "git commit -m x"],
+  ];
+  for (const [command, rule] of forms) {
+    test(command, async () => {
+      const a = await analyzeBash(command);
+      expect(a.commands.map((c) => c.ruleText)).toEqual([rule]);
+    });
+  }
+  test("the work-loss guard sees git-reset --hard", async () => {
+    const a = await analyzeBash("/usr/lib/git-core/git-reset --hard");
+    expect(a.workLoss.map((w) => w.id)).toEqual(["git-reset-hard"]);
+  });
+  test("a git-push elsewhere is not git", async () => {
+    const a = await analyzeBash("./tools/git-push origin");
+    expect(a.commands[0]!.ruleText).toBe("./tools/git-push origin");
+  });
+});
+
+/**
+ * An alias set on the command line is what git runs: verified in real git 2.39, each of these
+ * threw away an uncommitted change or pushed. Aliases read from config files stay unknown here.
+ */
+describe("git aliases defined on the command line are read as what they stand for", () => {
+  const forms: [string, string[]][] = [
+    ["git -c alias.rh='reset --hard' rh", ["git reset --hard"]],
+    ["git -calias.p=push p origin main", ["git push origin main"]],
+    ["git -c alias.x='!git reset --hard' x", ["git -c alias.x=!git reset --hard x", "git reset --hard"]],
+  ];
+  for (const [command, rules] of forms) {
+    test(command, async () => {
+      const a = await analyzeBash(command);
+      expect(a.commands.map((c) => c.ruleText)).toEqual(rules);
+    });
+  }
+  test("the work-loss guard sees through them", async () => {
+    for (const command of ["git -c alias.rh='reset --hard' rh", "git -c alias.x='!git reset --hard' x"]) {
+      expect((await analyzeBash(command)).workLoss.map((w) => w.id), command).toEqual(["git-reset-hard"]);
+    }
+  });
+  test("a shell alias is not read-only", async () => {
+    expect(rulesMayAllow(await analyzeBash("git -c alias.x='!ls' x"))).toBe(false);
+  });
+});

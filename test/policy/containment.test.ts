@@ -12,6 +12,7 @@ import { decide } from "../../src/policy/decide.ts";
 import { buildRequest } from "../../src/policy/request.ts";
 import type { Decision } from "../../src/policy/types.ts";
 import { expandPattern, realPathOfNearestExisting, resolvePath } from "../../src/tool/paths.ts";
+import { MAX_TREE_ENTRIES } from "../../src/policy/tree-walk.ts";
 import { patternMatcher } from "../../src/tool/shell-pattern.ts";
 import { type Sandbox, sandbox } from "./helpers.ts";
 
@@ -45,6 +46,37 @@ async function asked(command: string, because: RegExp): Promise<void> {
   expect(d.decision, command).toBe("ask");
   expect(d.reason, command).toMatch(because);
 }
+
+describe("a directory read whole is judged by what is hidden or linked inside it", () => {
+  // Each checked in real bash: `grep -r K .` prints .env's line, `grep -R SECRET .` follows out/.
+  test("recursive searches meet .env and the link out", async () => {
+    await asked("grep -r K .", /\.env/);
+    await asked("grep -r K", /\.env/);
+    mkdirSync(join(box.cwd, "deep"));
+    symlinkSync(outside, join(box.cwd, "deep", "link"));
+    await asked("grep -R SECRET deep", /outside\/secret|outside the workspace/);
+    await asked("rg --hidden K", /\.env/);
+    await asked("rg -L SECRET deep", /outside the workspace/);
+  });
+  test("a directory too big to look through asks", async () => {
+    mkdirSync(join(box.cwd, "big"));
+    for (let i = 0; i <= MAX_TREE_ENTRIES; i++) writeFileSync(join(box.cwd, "big", `f${i}`), "");
+    await asked("grep -r x big", new RegExp(`more than ${MAX_TREE_ENTRIES} entries`));
+  });
+  test("a directory with nothing hidden or linked stays allowed, as does rg without --hidden", async () => {
+    writeFileSync(join(box.cwd, "sub", "b.txt"), "b\n");
+    await allowed("grep -rn b sub");
+    await allowed("rg K sub");
+  });
+  test("rg passes hidden entries over unless told to enter them", async () => {
+    mkdirSync(join(box.cwd, "app"));
+    writeFileSync(join(box.cwd, "app", ".env"), "K=v\n");
+    await allowed("rg K app");
+    await asked("rg --hidden K app", /\.env/);
+    await asked("rg -uu K app", /\.env/);
+    await asked("grep -r K app", /\.env/);
+  });
+});
 
 describe("symlinks are followed as the kernel follows them", () => {
   test("a link in the workspace to a file or directory outside is outside", async () => {

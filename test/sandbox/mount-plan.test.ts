@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { bwrapArgs } from "../../src/sandbox/bwrap.ts";
-import { type FsView, type MountOp, planMounts } from "../../src/sandbox/mount-plan.ts";
+import {
+  collapseLinkMounts,
+  type FsView,
+  MAX_LINK_MOUNTS,
+  type MountOp,
+  planMounts,
+} from "../../src/sandbox/mount-plan.ts";
 import type { EntryKind } from "../../src/sandbox/paths.ts";
 import type { SandboxProfile } from "../../src/sandbox/profile.ts";
 import type { ScanResult } from "../../src/sandbox/scan.ts";
@@ -16,6 +22,8 @@ const noScan: ScanResult = {
   linkedOutsideDirs: [],
   aliasesOfDenied: [],
   nestedGitDirs: [],
+  gitPointers: [],
+  unreadable: [],
   entries: 0,
 };
 
@@ -54,15 +62,17 @@ describe("planMounts", () => {
     expect(find(plan.mounts, `${WS}/.git`)).toEqual(["bind"]);
     expect(find(plan.mounts, `${WS}/.claude`)).toEqual(["bind"]);
   });
-  test("a missing protected file becomes a file placeholder, a missing directory a directory", () => {
-    expect(plan.placeholders).toContainEqual({ path: `${WS}/.zshrc`, kind: "file" });
-    expect(plan.placeholders).toContainEqual({ path: `${WS}/.vscode`, kind: "dir" });
-    expect(find(plan.mounts, `${WS}/.zshrc`)).toEqual(["ro-bind"]);
+  test("a missing protected path gets no mount and nothing on the host: it is watched instead", () => {
+    const absent = plan.absent.map((a) => a.path);
+    expect(absent).toContain(`${WS}/.zshrc`);
+    expect(absent).toContain(`${WS}/.vscode`);
+    expect(absent).toContain(`${WS}/.git/commondir`);
+    expect(find(plan.mounts, `${WS}/.zshrc`)).toEqual([]);
   });
-  test("a missing parent is the placeholder (a directory), not the leaf", () => {
+  test("a missing parent is not pinned; the whole protected path is watched", () => {
     const bare = planMounts(profile(), disk({ [WS]: "dir" }), noScan, TMP);
-    expect(bare.placeholders).toContainEqual({ path: `${WS}/.claude`, kind: "dir" });
-    expect(bare.placeholders.some((p) => p.path.startsWith(`${WS}/.claude/`))).toBe(false);
+    expect(bare.absent.map((a) => a.path)).toContain(`${WS}/.claude/settings.json`);
+    expect(find(bare.mounts, `${WS}/.claude`)).toEqual([]);
   });
   test("without a .git directory, git entries are left alone (git init keeps working)", () => {
     const bare = planMounts(profile(), disk({ [WS]: "dir" }), noScan, TMP);
@@ -116,6 +126,76 @@ describe("planMounts", () => {
     expect(find(p.mounts, `${WS}/nm/pkg/lib/b.js`)).toEqual([]);
     expect(find(p.mounts, `${WS}/own-link`)).toEqual(["ro-bind"]);
   });
+  test("hard-linked files beyond the mount budget collapse into their directories, and say so", () => {
+    const objects = Array.from({ length: 1000 }, (_, i) => {
+      const hex = i.toString(16).padStart(4, "0");
+      return `${WS}/.git/objects/${hex.slice(0, 2)}/${hex.slice(2)}`;
+    });
+    const p = planMounts(profile(), gitRepo, { ...noScan, linkedOutside: [...objects, `${WS}/one`] }, TMP);
+    const readOnly = p.mounts.filter((m) => m.op === "ro-bind");
+    expect(readOnly.length).toBeLessThanOrEqual(MAX_LINK_MOUNTS + 10);
+    for (const f of [...objects, `${WS}/one`]) {
+      expect(readOnly.some((m) => f === m.path || f.startsWith(`${m.path}/`)), f).toBe(true);
+    }
+    expect(p.notices.map((n) => n.id)).toContain("link-mounts-collapsed");
+    expect(p.notices.find((n) => n.id === "link-mounts-collapsed")!.remedy).toContain("git repack -a -d");
+  });
+  test("a budget's worth of linked files keeps a mount each", () => {
+    const files = Array.from({ length: MAX_LINK_MOUNTS }, (_, i) => `${WS}/d${i % 3}/f${i}`);
+    expect(collapseLinkMounts(files, [WS])).toEqual({ files, dirs: [] });
+  });
+  test("a directory that could not be read is read-only, and reported", () => {
+    const p = planMounts(
+      profile(),
+      gitRepo,
+      { ...noScan, unreadable: [`${WS}/locked`, "/home/u/.ssh/x"] },
+      TMP,
+    );
+    expect(find(p.mounts, `${WS}/locked`)).toEqual(["ro-bind"]);
+    expect(p.notices.map((n) => [n.id, n.path])).toEqual([
+      ["unreadable-dir", `${WS}/locked`],
+      ["unreadable-denied-dir", "/home/u/.ssh/x"],
+    ]);
+  });
+  test("git directories and pointers from the layout are protected; a .git link is not mounted", () => {
+    const p = planMounts(
+      profile(),
+      disk({ [WS]: "dir", [`${WS}/.git`]: "file", [`${WS}/gd`]: "dir", [`${WS}/gd/config`]: "file" }),
+      noScan,
+      TMP,
+      {
+        git: {
+          gitDirs: [`${WS}/gd`, "/elsewhere/.git"],
+          pointers: [{ path: `${WS}/.git`, kind: "file", value: "gitdir: gd" }],
+        },
+      },
+    );
+    expect(find(p.mounts, `${WS}/.git`)).toEqual(["ro-bind"]);
+    expect(find(p.mounts, `${WS}/gd/config`)).toEqual(["ro-bind"]);
+    expect(p.absent.map((a) => a.path)).toContain(`${WS}/gd/commondir`);
+    expect(p.mounts.some((m) => m.path.startsWith("/elsewhere"))).toBe(false);
+  });
+  test("the sandbox's own state is hidden in the sandbox, also when a writable root holds it", () => {
+    const elsewhere = planMounts(
+      profile(),
+      disk({ [WS]: "dir", "/home/u/.state/sandbox": "dir" }),
+      noScan,
+      TMP,
+      {
+        stateDir: "/home/u/.state/sandbox",
+      },
+    );
+    expect(find(elsewhere.mounts, "/home/u/.state/sandbox")).toEqual(["mask-dir"]);
+    const inside = planMounts(
+      profile(),
+      disk({ [WS]: "dir", [`${WS}/state`]: "dir", [`${WS}/state/sandbox`]: "dir" }),
+      noScan,
+      TMP,
+      { stateDir: `${WS}/state/sandbox` },
+    );
+    expect(find(inside.mounts, `${WS}/state/sandbox`)).toEqual(["mask-dir"]);
+    expect(find(inside.mounts, `${WS}/state`)).toEqual(["bind"]); // pinned: cannot be renamed away
+  });
   test("nested repositories get their hooks and config protected", () => {
     const p = planMounts(
       profile(),
@@ -128,8 +208,8 @@ describe("planMounts", () => {
       { ...noScan, nestedGitDirs: [`${WS}/vendor/lib/.git`] },
       TMP,
     );
-    expect(p.placeholders).toContainEqual({ path: `${WS}/vendor/lib/.git/hooks`, kind: "dir" });
-    expect(find(p.mounts, `${WS}/vendor/lib/.git`)).toEqual(["bind"]);
+    expect(p.absent.map((a) => a.path)).toContain(`${WS}/vendor/lib/.git/hooks`);
+    expect(find(p.mounts, `${WS}/vendor/lib`)).toEqual(["bind"]);
   });
   test("denyWrite inside the workspace is protected; outside it is already read-only", () => {
     const p = planMounts(
@@ -161,9 +241,8 @@ describe("bwrapArgs", () => {
   const args = bwrapArgs(plan, {
     bwrapPath: "/usr/bin/bwrap",
     cwd: WS,
-    emptyFile: "/t/run/empty",
-    emptyDir: "/t/run/empty.d",
     seccompFd: 3,
+    mountFds: plan.mounts.map((_, i) => 10 + i),
   });
   const joined = args.join(" ");
   test("isolates: namespaces, no capabilities, no nested user namespaces, dies with the parent", () => {
@@ -184,15 +263,36 @@ describe("bwrapArgs", () => {
   });
   test("read-only root first, then fresh /dev and /proc, then the plan in order", () => {
     expect(joined).toStartWith("/usr/bin/bwrap");
-    expect(joined.indexOf("--ro-bind / /")).toBeLessThan(joined.indexOf(`--bind ${WS} ${WS}`));
+    expect(joined.indexOf("--ro-bind / /")).toBeLessThan(joined.indexOf(`--bind-fd 10 ${WS}`));
     expect(joined).toContain("--dev /dev --proc /proc");
-    expect(joined).toContain("--ro-bind /t/run/empty.d /home/u/.ssh");
+  });
+  test("binds take their source by descriptor; a masked directory is a read-only tmpfs, nothing of the host's", () => {
+    plan.mounts.forEach((m, i) => {
+      if (m.op === "bind") expect(joined).toContain(`--bind-fd ${10 + i} ${m.path}`);
+      if (m.op === "ro-bind") expect(joined).toContain(`--ro-bind-fd ${10 + i} ${m.path}`);
+    });
+    expect(joined).toContain("--tmpfs /home/u/.ssh --remount-ro /home/u/.ssh");
+  });
+  test("a masked file is an empty copy from a descriptor", () => {
+    const masked = planMounts(
+      profile({ denyRead: ["/etc/shadow"] }),
+      disk({ [WS]: "dir", "/etc/shadow": "file" }),
+      noScan,
+      TMP,
+    );
+    const at = masked.mounts.findIndex((m) => m.path === "/etc/shadow");
+    const a = bwrapArgs(masked, {
+      bwrapPath: "bwrap",
+      cwd: WS,
+      seccompFd: 3,
+      mountFds: masked.mounts.map((_, i) => i + 4),
+    });
+    expect(a.join(" ")).toContain(`--ro-bind-data ${at + 4} /etc/shadow`);
   });
   test("paths with spaces stay single arguments", () => {
-    const at = args.indexOf(`${WS}/.bashrc`);
+    const at = args.indexOf(WS);
     expect(at).toBeGreaterThan(0);
-    expect(args[at - 1]).toBe("--ro-bind");
-    expect(args[at + 1]).toBe(`${WS}/.bashrc`);
+    expect(args[at - 2]).toBe("--bind-fd");
   });
   test("ends with the seccomp descriptor, the working directory and --", () => {
     expect(args.slice(-5)).toEqual(["--seccomp", "3", "--chdir", WS, "--"]);

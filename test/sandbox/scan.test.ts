@@ -1,8 +1,19 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ScanLimitError, scanWritableRoots } from "../../src/sandbox/scan.ts";
+import { scanWritableRoots, TreeIndexes } from "../../src/sandbox/scan.ts";
+import { refreshTree } from "../../src/sandbox/tree-index.ts";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-scan-")));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,7 +69,62 @@ describe("scanWritableRoots", () => {
       join(pkg, "lib", "util.js"),
     ]);
   });
-  test("stops with an error beyond the entry limit instead of scanning partially", () => {
-    expect(() => scanWritableRoots([ws], [], 3)).toThrow(ScanLimitError);
+});
+
+describe("tree indexes", () => {
+  const tree = join(dir, "indexed");
+  const deep = join(tree, "a", "b", "c");
+  mkdirSync(deep, { recursive: true });
+  for (let i = 0; i < 50; i++) writeFileSync(join(deep, `f${i}`), "x");
+  const settle = () => Bun.sleepSync(40); // past the clock tick within which a change counts as racy
+
+  test("an unchanged tree is revalidated without reading any directory", () => {
+    settle();
+    const first = refreshTree(tree, null);
+    expect(first.reread).toBe(4);
+    settle();
+    const again = refreshTree(tree, refreshTree(tree, first.index).index);
+    expect(again.reread).toBe(0);
+    expect(again.index!.dirs.map((d) => d.p)).toEqual(first.index!.dirs.map((d) => d.p));
+  });
+  test("a hard link made from outside into an indexed directory is found on the next scan", () => {
+    const indexes = new TreeIndexes(join(dir, "state-index"));
+    settle();
+    expect(scanWritableRoots([tree], [], indexes).linkedOutside).toEqual([]);
+    writeFileSync(join(outside, "late"), "l");
+    linkSync(join(outside, "late"), join(deep, "late"));
+    expect(scanWritableRoots([tree], [], new TreeIndexes(join(dir, "state-index"))).linkedOutside).toEqual([
+      join(deep, "late"),
+    ]);
+  });
+  test("setting a directory's times back does not hide a change (its change time moves anyway)", () => {
+    const indexes = new TreeIndexes(join(dir, "state-index-2"));
+    settle();
+    scanWritableRoots([tree], [], indexes);
+    settle();
+    const before = lstatSync(deep);
+    mkdirSync(join(deep, "sub", ".git"), { recursive: true });
+    utimesSync(deep, before.atime, before.mtime);
+    expect(scanWritableRoots([tree], [], indexes).nestedGitDirs).toEqual([join(deep, "sub", ".git")]);
+  });
+  test("a link count that grows from outside is seen for files already known to be multi-linked", () => {
+    const twin = join(tree, "a", "twin");
+    writeFileSync(twin, "t");
+    linkSync(twin, join(tree, "a", "twin2")); // both inside
+    const indexes = new TreeIndexes();
+    settle();
+    expect(scanWritableRoots([tree], [], indexes).linkedOutside).not.toContain(twin);
+    linkSync(twin, join(outside, "twin-outside"));
+    expect(scanWritableRoots([tree], [], indexes).linkedOutside).toContain(twin);
+  });
+  test.skipIf(process.getuid?.() === 0)("a directory it cannot read is reported, never skipped", () => {
+    const locked = join(tree, "locked");
+    mkdirSync(locked);
+    chmodSync(locked, 0);
+    try {
+      expect(scanWritableRoots([tree], []).unreadable).toEqual([locked]);
+    } finally {
+      chmodSync(locked, 0o755);
+    }
   });
 });

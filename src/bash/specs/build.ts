@@ -56,3 +56,13 @@ export function reviewed(
     return { names: o.names, arg: o.arg, ...review };
   });
 }
+
+/**
+ * Marks the options (any spelling in `names`) that make the `files` operands be read with
+ * everything beneath them, hidden files and links included (`grep -r`, `rg --hidden`).
+ */
+export function recursing(options: OptionSpec[], ...names: string[]): OptionSpec[] {
+  return options.map((o) =>
+    o.names.some((n) => names.includes(n)) ? { ...o, changes: { ...o.changes, files: "tree" } } : o
+  );
+}

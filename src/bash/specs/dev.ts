@@ -20,7 +20,8 @@ const ro = (summary: string, options: OptionSpec[] = [], more: Partial<CommandSp
 
 const CONTAINER_GLOBAL: OptionSpec[] = [
   opt("--config", { role: "read" }),
-  ...values("-c --context", "-H --host", "-l --log-level"),
+  ...values("-c --context", "-l --log-level"),
+  opt("-H --host", { role: "network", why: "sends the query to the daemon at the address it names" }),
   ...flags("-D --debug", "--tls", "--tlsverify"),
   ...values("--tlscacert", "--tlscert", "--tlskey").map((o) => ({ ...o, role: "read" as const })),
 ];
@@ -50,10 +51,52 @@ const containers = (name: string): CommandSpec => ({
     history: ro("image history", [...flags("-H --human", "--no-trunc", "-q --quiet"), ...FORMAT]),
     port: ro("port mappings"),
     top: ro("processes of a container"),
+    container: {
+      summary: "containers (listing and showing only)",
+      subcommands: {
+        ls: ro("list containers", [
+          ...flags("-a --all", "-l --latest", "--no-trunc", "-q --quiet", "-s --size"),
+          ...FORMAT,
+          ...values("-n --last"),
+        ], { operands: NONE, aliases: ["ps", "list"] }),
+        inspect: ro("container details", [...FORMAT, ...flags("-s --size")]),
+        logs: ro("container logs", [
+          ...flags("-f --follow", "-t --timestamps", "--details"),
+          ...values("--since", "--until", "-n --tail"),
+        ]),
+        port: ro("port mappings"),
+        top: ro("processes of a container"),
+      },
+    },
+    image: {
+      summary: "images (listing and showing only)",
+      subcommands: {
+        ls: ro("list images", [
+          ...flags("-a --all", "--digests", "--no-trunc", "-q --quiet", "--tree"),
+          ...FORMAT,
+        ], { aliases: ["list"] }),
+        inspect: ro("image details", FORMAT),
+        history: ro("image history", [...flags("-H --human", "--no-trunc", "-q --quiet"), ...FORMAT]),
+      },
+    },
   },
   tests: {
-    readOnly: [`${name} ps -a`, `${name} logs web --tail 100`, `${name} inspect -f '{{.Id}}' web`],
-    notReadOnly: [`${name} run alpine`, `${name} rm web`, `${name} ps --bogus`, `${name} logs web > out.txt`],
+    readOnly: [
+      `${name} ps -a`,
+      `${name} logs web --tail 100`,
+      `${name} inspect -f '{{.Id}}' web`,
+      `${name} container ls -a`,
+      `${name} image ls -q`,
+    ],
+    notReadOnly: [
+      `${name} run alpine`,
+      `${name} rm web`,
+      `${name} ps --bogus`,
+      `${name} logs web > out.txt`,
+      `${name} -H tcp://x.example:2375 ps`,
+      `${name} container rm web`,
+      `${name} image pull alpine`,
+    ],
   },
 });
 
@@ -63,7 +106,6 @@ const KUBE_GLOBAL: OptionSpec[] = [
     "--context",
     "--cluster",
     "--user",
-    "-s --server",
     "--as",
     "--as-group",
     "--as-uid",
@@ -79,6 +121,7 @@ const KUBE_GLOBAL: OptionSpec[] = [
     ...o,
     role: "read" as const,
   })),
+  opt("-s --server", { role: "network", why: "sends the query (and credentials) to the host it names" }),
   opt("--kubeconfig", { role: "program", why: "loads a kubeconfig, whose exec plugins run programs" }),
   opt("--token", { role: "plain" }),
   opt("--cache-dir", { role: "write" }),
@@ -178,6 +221,7 @@ const kubectl: CommandSpec = {
       "kubectl delete pod api",
       "kubectl apply -f x.yaml",
       "kubectl get pods --kubeconfig /tmp/k",
+      "kubectl get pods -s https://x.example",
     ],
   },
 };
@@ -225,6 +269,21 @@ const GH_VIEW = [
   ...flags("--raw", "--watch", "--required", "--fail-fast", "--name-only", "--patch", "--color"),
   ...values("-i --interval", "--color"),
 ];
+
+/**
+ * Terraform reads state through the backend the workspace's files configure (any host, with the
+ * user's credentials) and loads the provider plugins it downloaded (programs from the workspace).
+ */
+/** Every terraform run checks HashiCorp for a newer version and stamps the check in the home. */
+const CHECKPOINT: Partial<CommandSpec> = {
+  effect: "write",
+  effectWhy: "asks HashiCorp for a newer version and writes ~/.terraform.d/checkpoint_signature",
+};
+
+const FROM_BACKEND: Partial<CommandSpec> = {
+  effect: "network",
+  effectWhy: "reads state from the backend the workspace configures and runs its provider plugins",
+};
 
 export const DEV: SpecFamily = {
   docker: containers("docker"),
@@ -287,18 +346,31 @@ export const DEV: SpecFamily = {
     cluster: false,
     permute: false,
     options: flags("-version --version -v", "-help --help -h"),
+    ...CHECKPOINT,
     subcommands: {
-      version: ro("version", flags("-json"), { operands: NONE, cluster: false }),
+      version: ro("version", flags("-json"), { operands: NONE, cluster: false, ...CHECKPOINT }),
       show: ro("state or plan", flags("-json", "-no-color"), {
         operands: [{ role: "read", optional: true }],
         cluster: false,
+        ...FROM_BACKEND,
       }),
       output: ro("output values", [...flags("-json", "-raw", "-no-color"), opt("-state", { role: "read" })], {
         operands: [{ role: "plain", optional: true }],
         cluster: false,
+        ...FROM_BACKEND,
       }),
-      providers: ro("providers", [], { operands: NONE, cluster: false }),
+      providers: ro("providers", [], { operands: NONE, cluster: false, ...FROM_BACKEND }),
     },
-    tests: { readOnly: ["terraform show -json", "terraform output -raw"], notReadOnly: ["terraform apply"] },
+    tests: {
+      readOnly: [],
+      notReadOnly: [
+        "terraform apply",
+        "terraform version",
+        "terraform -version",
+        "terraform show -json",
+        "terraform output -raw",
+        "terraform providers",
+      ],
+    },
   },
 };

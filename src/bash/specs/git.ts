@@ -6,7 +6,7 @@
  * found however abbreviated, and keep prefix rules from covering them.
  */
 import type { CommandSpec, OptionSpec, Role, Slot } from "../spec.ts";
-import { flags, opt, optionals, reviewed, values } from "./build.ts";
+import { effect, flags, opt, optionals, reviewed, values } from "./build.ts";
 import { GIT_OPTIONS } from "./git-options.generated.ts";
 
 type Review = Readonly<Record<string, Omit<OptionSpec, "names">>>;
@@ -61,7 +61,6 @@ const REV_OPTIONS: OptionSpec[] = [
   ...flags(
     "--no-notes",
     "--standard-notes",
-    "--show-signature",
     "--relative-date",
     "--parents",
     "--children",
@@ -87,6 +86,7 @@ const REV_OPTIONS: OptionSpec[] = [
   ...values("--decorate-refs", "--decorate-refs-exclude", "-L", "--filter"),
   ...optionals("--branches", "--tags", "--remotes", "--ancestry-path", "--no-walk", "--pretty"),
   ...optionals("--expand-tabs", "--notes", "--show-notes", "--show-linear-break", "--decorate"),
+  { names: ["--show-signature"], role: "program", why: "runs gpg (gpg.program) to verify signatures" },
 ];
 
 const DIFF_OPTIONS: OptionSpec[] = [
@@ -96,7 +96,8 @@ const DIFF_OPTIONS: OptionSpec[] = [
     "--ext-diff": program("runs the external diff driver"),
   }),
   ...flags("-p -u", "-s", "-z", "-B", "-M", "-C", "-D", "-R", "-a --text", "-b", "-w", "-W", "-U"),
-  ...optionals("-l", "-S", "-G", "-O"),
+  ...optionals("-l", "-S", "-G"),
+  opt("-O", { role: "read", why: "reads the order of the files from this file" }),
 ];
 
 const LOG: CommandSpec = {
@@ -194,13 +195,17 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   describe: sub("name a commit from its tags", "describe"),
   "ls-files": sub("list files in the index", "ls-files", { review: { "-X": read, "--exclude-from": read } }),
   "ls-tree": sub("list a tree object", "ls-tree"),
-  "ls-remote": sub("list references in a remote repository", "ls-remote", {
-    operands: [{ role: "plain", optional: true, check: "git-remote" }, {
-      role: "plain",
-      optional: true,
-      repeat: true,
-    }],
-  }),
+  "ls-remote": {
+    ...sub("list references in a remote repository", "ls-remote", {
+      operands: [{ role: "plain", optional: true, check: "git-remote" }, {
+        role: "plain",
+        optional: true,
+        repeat: true,
+      }],
+    }),
+    effect: "network",
+    effectWhy: "asks the remote (a host the command may name) or runs git-upload-pack on a local repository",
+  },
   "cat-file": sub("show repository objects", "cat-file"),
   "merge-base": sub("find common ancestors", "merge-base"),
   "name-rev": sub("name revisions", "name-rev"),
@@ -232,7 +237,13 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   remote: {
     ...sub("manage remotes", "remote"),
     subcommands: {
-      show: { summary: "show a remote", options: flags("-n"), operands: [{ role: "plain", repeat: true }] },
+      show: {
+        summary: "show a remote (-n: from the configuration only)",
+        options: [{ names: ["-n"], readMode: true }],
+        operands: [{ role: "plain", repeat: true }],
+        effect: "network",
+        effectWhy: "asks the remote for its branches (without -n)",
+      },
       "get-url": {
         summary: "print a remote's URL",
         options: flags("--push", "--all"),
@@ -295,17 +306,14 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
     }],
   }),
   help: {
-    summary: "git help",
-    options: flags(
-      "-a --all",
-      "-g --guides",
-      "-c --config",
-      "-i --info",
-      "-m --man",
-      "-w --web",
-      "--verbose",
-    ),
-    operands: REVS,
+    summary: "git help (lists only: a page is shown by running man, info or a browser)",
+    options: [
+      ...flags("-a --all", "-g --guides", "-c --config", "--verbose"),
+      effect("-i --info", "unchecked", "runs info"),
+      effect("-m --man", "unchecked", "runs man"),
+      effect("-w --web", "unchecked", "runs a web browser"),
+    ],
+    operands: [{ role: "unchecked", optional: true, repeat: true, why: "shows the page by running man" }],
   },
   version: { summary: "git version", options: flags("--build-options"), operands: [] },
   var: {
@@ -329,7 +337,10 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
     "-t": program("runs this diff tool"),
     "-x": program("runs this command as the diff tool"),
   }),
-  commit: changes("record changes", "commit"),
+  commit: changes("record changes", "commit", {
+    "--file": { role: "read", why: "reads the message from this file" },
+    "--template": { role: "read", why: "reads the message template from this file" },
+  }),
   init: {
     summary: "create a repository",
     effect: "write",
@@ -458,7 +469,8 @@ export const GIT: Record<string, CommandSpec> = {
         "git config --get user.name",
         "git remote -v",
         "git stash list",
-        "git ls-remote origin",
+        "git remote show -n origin",
+        "git help -a",
       ],
       notReadOnly: [
         "git fetch --upload-p=x origin",
@@ -468,13 +480,22 @@ export const GIT: Record<string, CommandSpec> = {
         "git branch newbranch",
         "git config core.fsmonitor x",
         "git ls-remote 'ext::sh -c id'",
+        "git ls-remote origin",
+        "git ls-remote https://x.example/r.git",
+        "git remote show origin",
+        "git help log",
+        "git help -w log",
         "git push",
         "git bogus",
         "git log --bogus",
+        "git log --show-signature",
+        "git show --show-sig HEAD",
       ],
       paths: {
         "git -C /etc status": ["read:/etc"],
         "git diff --no-index a /etc/passwd": ["read:a", "read:/etc/passwd"],
+        "git diff -O/etc/order": ["read:/etc/order"],
+        "git commit -F ~/.aws/credentials": ["read:~/.aws/credentials"],
       },
     },
   },

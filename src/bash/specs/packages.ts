@@ -4,7 +4,7 @@
  * spellings of the listed options are accepted (an abbreviation asks); the others are exact anyway.
  */
 import type { CommandSpec, OptionSpec, SpecFamily } from "../spec.ts";
-import { flags, opt, values } from "./build.ts";
+import { effect, flags, opt, values } from "./build.ts";
 
 const ANY = [{ role: "plain", optional: true, repeat: true }] as const;
 const NONE: CommandSpec["operands"] = [];
@@ -33,7 +33,6 @@ const NPM_COMMON: OptionSpec[] = [
     "-w --workspace",
     "--include",
     "--omit",
-    "--registry",
     "--loglevel",
     "--tag",
     "--before",
@@ -58,23 +57,33 @@ const NPM_COMMON: OptionSpec[] = [
     "-P --prod",
   ),
   ...NPM_PROGRAMS,
+  opt("--registry", { role: "network", why: "sends the query to the host it names" }),
 ];
+
+/** Subcommands that send the project's dependency list to the registry. */
+const SENDS_DEPENDENCIES: Partial<CommandSpec> = {
+  effect: "network",
+  effectWhy: "sends the project's dependency list to the registry",
+};
 
 const JS_READS: Record<string, CommandSpec> = {
   ls: ro("installed packages", [], { aliases: ["list", "ll", "la"] }),
   view: ro("registry information", [], { aliases: ["info", "show", "v"] }),
-  outdated: ro("outdated packages"),
+  outdated: ro("outdated packages", [], SENDS_DEPENDENCIES),
   root: ro("node_modules folder", [], { operands: NONE }),
   prefix: ro("prefix folder", [], { operands: NONE }),
   why: ro("why a package is installed", [], { aliases: ["explain"] }),
-  audit: ro("vulnerability report (audit fix writes)", [], {
-    operands: [{ role: "plain", optional: true, pattern: "^(?!fix$)" }],
-  }),
+  audit: ro("vulnerability report", [], SENDS_DEPENDENCIES),
   search: ro("search the registry", [], { aliases: ["s", "se", "find"] }),
-  help: ro("help"),
+  help: ro("help", [], {
+    operands: [{ role: "unchecked", optional: true, why: "shows the page by running man" }],
+  }),
   whoami: ro("logged-in user", [], { operands: NONE }),
   ping: ro("ping the registry", [], { operands: NONE }),
-  doctor: ro("environment checks"),
+  doctor: ro("environment checks", [], {
+    effect: "write",
+    effectWhy: "verifies npm's cache, rewriting its index, and runs git and node to check them",
+  }),
   fund: ro("funding information"),
   config: {
     summary: "configuration (get and list only)",
@@ -92,7 +101,16 @@ const js = (summary: string): CommandSpec => ({
   subcommands: JS_READS,
   tests: {
     readOnly: [],
-    notReadOnly: ["npm install left-pad", "npm audit fix", "npm ls --script-shell=sh"],
+    notReadOnly: [
+      "npm install left-pad",
+      "npm audit fix",
+      "npm audit",
+      "npm outdated",
+      "npm ls --script-shell=sh",
+      "npm view x --registry=https://x.example",
+      "npm help ls",
+      "npm doctor",
+    ],
   },
 });
 
@@ -102,12 +120,14 @@ const PIP_GLOBAL: OptionSpec[] = [
     "-q --quiet",
     "--isolated",
     "--no-color",
-    "--disable-pip-version-check",
     "-h --help",
   ),
   ...flags("--no-input", "--require-virtualenv", "--python-version", "-V --version"),
-  ...values("--python", "--timeout", "--retries", "--proxy", "--cert", "--client-cert"),
+  ...values("--python", "--timeout", "--retries"),
+  opt("--proxy", { role: "network", why: "connects through the host it names" }),
+  opt("--cert --client-cert", { role: "read" }),
   opt("--log", { role: "write", why: "appends a log to this file" }),
+  { names: ["--disable-pip-version-check"], readMode: true },
 ];
 const pip: CommandSpec = {
   summary: "pip (optparse expands abbreviations: only exact spellings here)",
@@ -116,10 +136,17 @@ const pip: CommandSpec = {
   persistent: PIP_GLOBAL,
   subcommands: {
     list: ro("installed packages", [
-      ...flags("-o --outdated", "-u --uptodate", "-e --editable", "-l --local", "--user", "--pre"),
+      effect("-o --outdated", "network", "sends the installed packages' names to the package index"),
+      effect("-u --uptodate", "network", "sends the installed packages' names to the package index"),
+      ...flags("-e --editable", "-l --local", "--user", "--pre"),
       ...flags("--not-required", "--exclude-editable", "--include-editable"),
       ...values("--format", "--exclude", "--path"),
-    ], { operands: NONE }),
+    ], {
+      operands: NONE,
+      effect: "network",
+      effectWhy:
+        "asks the package index whether pip is current, with the credentials in ~/.netrc (not with --disable-pip-version-check)",
+    }),
     show: ro("package details", flags("-f --files")),
     freeze: ro("installed packages as requirements", [
       ...flags("-l --local", "--user", "--all", "--exclude-editable"),
@@ -129,8 +156,16 @@ const pip: CommandSpec = {
     help: ro("help"),
   },
   tests: {
-    readOnly: ["pip list --outdated", "pip show requests"],
-    notReadOnly: ["pip install x", "pip check --log out"],
+    readOnly: ["pip list --disable-pip-version-check", "pip show requests", "pip freeze"],
+    notReadOnly: [
+      "pip install x",
+      "pip check --log out",
+      "pip list",
+      "pip list --outdated",
+      "pip list -o",
+      "pip freeze --proxy http://x.example:3128",
+    ],
+    paths: { "pip freeze --cert ~/.ssh/id_rsa": ["read:~/.ssh/id_rsa"] },
   },
 };
 
@@ -145,8 +180,11 @@ const versionOnly = (summary: string, spellings: string): CommandSpec => ({
   operands: NONE,
 });
 const VERSION = "--version -V --help -h";
+/** Tools where one of those spellings means something else: npx takes -V as a config and runs a shell. */
+const VERSION_SPELLINGS: Readonly<Record<string, string>> = { npx: "--version --help -h" };
+// java and javac are not here: every JVM start writes /tmp/hsperfdata_USER.
 const VERSION_TOOLS = (
-  "node npx deno python python3 pip3 java javac tsc make cmake gcc clang ruby perl php rustc"
+  "node npx deno python python3 pip3 tsc make cmake gcc clang ruby perl php rustc"
 ).split(" ");
 
 export const PACKAGES: SpecFamily = {
@@ -195,8 +233,20 @@ export const PACKAGES: SpecFamily = {
     long: "exact",
     permute: false,
     options: flags("-V --version", "-h --help", "--list"),
-    subcommands: { version: ro("version", flags("-v --verbose"), { operands: NONE }), help: ro("help") },
-    tests: { readOnly: ["cargo version", "cargo help build"], notReadOnly: ["cargo build"] },
+    subcommands: {
+      version: ro("version", [
+        effect("-v --verbose", "unchecked", "runs lsb_release and getconf to describe the system"),
+      ], {
+        operands: NONE,
+      }),
+      help: ro("help", [], {
+        operands: [{ role: "unchecked", optional: true, why: "shows the page by running man" }],
+      }),
+    },
+    tests: {
+      readOnly: ["cargo version", "cargo help"],
+      notReadOnly: ["cargo build", "cargo help build", "cargo version -v"],
+    },
   },
   rustup: {
     summary: "rustup (help and version only)",
@@ -211,5 +261,9 @@ export const PACKAGES: SpecFamily = {
     operands: NONE,
     tests: { readOnly: ["crontab -l"], notReadOnly: ["crontab -r", "crontab file"] },
   },
-  ...Object.fromEntries(VERSION_TOOLS.map((t) => [t, versionOnly(`${t}: version and help only`, VERSION)])),
+  ...Object.fromEntries(
+    VERSION_TOOLS.map((
+      t,
+    ) => [t, versionOnly(`${t}: version and help only`, VERSION_SPELLINGS[t] ?? VERSION)]),
+  ),
 };

@@ -9,7 +9,74 @@ import { effect, flags, HELP_VERSION, opt, optionals, values } from "./build.ts"
 const NONE: CommandSpec["operands"] = [];
 const NAMES = [{ role: "plain", repeat: true, optional: true }] as const;
 
+/**
+ * iproute2's `ip`: objects and their listing verbs only (every other verb changes the network).
+ * ip matches objects and verbs by any prefix, the first in its own order winning; only prefixes
+ * that resolve to the listed words whatever that order are spelled here (no `s`, which some
+ * objects read as `save` or `set`).
+ */
+const IP_FILTERS: CommandSpec["operands"] = [{ role: "plain", optional: true, repeat: true }];
+const ipVerbs = (verbs: string): Record<string, CommandSpec> => {
+  const [first, ...aliases] = verbs.split(" ");
+  return {
+    [first!]: { summary: "list or show", long: "none", operands: IP_FILTERS, aliases },
+    help: { summary: "usage", long: "none", operands: NONE },
+  };
+};
+const ipObject = (summary: string, aliases: string, verbs: Record<string, CommandSpec>): CommandSpec => ({
+  summary: `${summary} (no verb: show)`,
+  long: "none",
+  aliases: aliases.split(" "),
+  subcommands: verbs,
+  operands: NONE,
+});
+const LISTING = "show list lst sh";
+
+const IP: CommandSpec = {
+  summary: "iproute2 ip: show network configuration (single-dash long options, matched whole)",
+  long: "none",
+  cluster: false,
+  permute: false,
+  options: [
+    ...flags("-4", "-6", "-s -stats -statistics", "-d -details", "-h -human -human-readable", "-iec"),
+    ...flags("-j -json", "-p -pretty", "-o -oneline", "-r -resolve", "-c -color", "-br -brief", "-a -all"),
+    ...flags("-t -timestamp", "-ts -tshort", "-N -Numeric", "-V -Version"),
+    ...values("-n -netns", "-f -family"),
+  ],
+  subcommands: {
+    address: ipObject("addresses", "a ad addr", ipVerbs(LISTING)),
+    link: ipObject("links", "l li lin", ipVerbs(LISTING)),
+    maddress: ipObject("multicast addresses", "m ma maddr", ipVerbs(LISTING)),
+    neighbor: ipObject("neighbours", "n ne nei neigh neighbour", {
+      ...ipVerbs(LISTING),
+      get: { summary: "one entry", long: "none", operands: IP_FILTERS, aliases: ["g"] },
+    }),
+    netconf: ipObject("per-device configuration", "netc netco netcon", ipVerbs(`${LISTING} s`)),
+    route: ipObject("routes", "r ro rou rout", {
+      ...ipVerbs(`${LISTING} l`),
+      get: { summary: "the route to an address", long: "none", operands: IP_FILTERS, aliases: ["g"] },
+    }),
+    rule: ipObject("routing rules", "ru rul", ipVerbs(LISTING)),
+    stats: ipObject("statistics", "st sta stat", ipVerbs("show")),
+    tuntap: ipObject("tun and tap devices", "tunt tunta", ipVerbs(LISTING)),
+  },
+  tests: {
+    readOnly: ["ip a", "ip -brief l", "ip route get 1.1.1.1", "ip r l dev eth0", "ip -4 netconf", "ip n"],
+    notReadOnly: [
+      "ip link set eth0 down",
+      "ip route add default via 192.0.2.1",
+      "ip address flush dev eth0",
+      "ip -b cmds.txt",
+      "ip -batch cmds.txt",
+      "ip netns exec x sh",
+      "ip r s",
+      "ip monitor",
+    ],
+  },
+};
+
 export const SYSTEM: SpecFamily = {
+  ip: IP,
   id: {
     summary: "print user and group ids",
     options: [
@@ -175,18 +242,24 @@ export const SYSTEM: SpecFamily = {
   },
   man: {
     summary: "manual pages (man-db: argp, long options by unique prefix)",
+    effect: "unchecked",
+    effectWhy: "formats the page with groff and its helpers, and may write its cat-page cache",
     options: [
       ...flags(
         "-d --debug",
         "-D --default",
+        "-K --global-apropos",
+      ),
+      // Searching the index or printing where a page is formats nothing.
+      ...flags(
         "-f --whatis",
         "-k --apropos",
-        "-K --global-apropos",
         "-w --where --path",
-      ),
-      ...flags(
         "--location",
         "-W --where-cat --location-cat",
+      )
+        .map((o) => ({ ...o, readMode: true })),
+      ...flags(
         "-i --ignore-case",
         "-I --match-case",
         "--regex",
@@ -227,8 +300,8 @@ export const SYSTEM: SpecFamily = {
     ],
     operands: NAMES,
     tests: {
-      readOnly: ["man ls", "man 5 crontab", "man -k socket"],
-      notReadOnly: ["man -P sh ls", "man --pag=sh ls"],
+      readOnly: ["man -k socket", "man -f ls", "man -w ls"],
+      notReadOnly: ["man ls", "man 5 crontab", "man -P sh ls", "man --pag=sh ls"],
     },
   },
   tldr: {

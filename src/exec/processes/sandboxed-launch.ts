@@ -2,7 +2,7 @@
  * The `LaunchWrapper` that runs the process tools' commands in the sandbox: one profile for the
  * whole session (built once from the policy's `sandbox` settings and the workspace), one cgroup for
  * all of its commands (made at the first one, removed by `close()`), a fresh wrap per command
- * (`wrapCommand`: temp dir, hard-link scan, placeholders, proxy), the mode per command from
+ * (`wrapCommand`: temp dir, index refresh, pinned mounts, proxy, quarantine after), the mode per command from
  * `sandboxModeFor`, and an explanation when a command fails because of the sandbox.
  *
  * The shared cgroup makes the process and memory caps apply to the session's sandboxed commands
@@ -16,6 +16,7 @@ import { explainSandboxFailure } from "../../sandbox/explain.ts";
 import { type Cgroup, createCgroup } from "../../sandbox/limits.ts";
 import { homedir } from "node:os";
 import { timingMark } from "../../sandbox/timing.ts";
+import { describeQuarantined } from "../../sandbox/quarantine.ts";
 import { SandboxRefusedError, wrapCommand } from "../../sandbox/wrap.ts";
 import type { LaunchRequest, LaunchWrapper, WrappedLaunch } from "./launch.ts";
 import { type ExecutionPlace, executionPlace } from "./sandbox-context.ts";
@@ -58,6 +59,10 @@ export interface SandboxedLaunchOptions {
   onBlocked?: (run: BlockedRun) => void;
   /** Told of every sandboxed run that changed files which run later. */
   onAutorunChanged?: (run: AutorunRun) => void;
+  /** toolrt's state dir: the sandbox's indexes and quarantine (default: grantsDir, else the default). */
+  stateDir?: string;
+  /** Told of what a sandboxed command left at protected paths (moved to quarantine), after it ended. */
+  onQuarantined?: (run: { command: string; cwd: string; lines: string[] }) => void;
   /**
    * A person to ask for a host or a path the sandbox blocks (interactive sessions); without one,
    * such hosts are refused and the result names the exception to ask for.
@@ -89,6 +94,7 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
   });
   let cgroup: Cgroup | null | undefined;
   let closed = false;
+  const stateDir = options.stateDir ?? options.grantsDir;
   const wrap: LaunchWrapper = async (launch, request): Promise<WrappedLaunch> => {
     const availability = options.availability ?? detectSandbox();
     const mode = sandboxModeFor(request, policy, availability);
@@ -114,6 +120,7 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
         availability,
         ...(cgroup === undefined ? {} : { cgroup }),
         ...(askHost ? { askHost } : {}),
+        ...(stateDir ? { stateDir } : {}),
       });
     } catch (error) {
       if (!(error instanceof SandboxRefusedError)) throw error;
@@ -137,13 +144,20 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
       },
       notices: mode.notices,
       afterRun: () => {
-        const placeholders = wrapped.plan?.placeholders.map((p) => p.path) ?? [];
-        const after = snapshotAutorun(profile.workspace);
-        const changes = changedAutorun(autorunBefore, after, profile.workspace, placeholders);
-        if (changes.length === 0) return [];
+        const lines: string[] = [];
+        // Filled by the cleanup, which has run by now.
+        const quarantined = wrapped.quarantined.map(describeQuarantined);
+        if (quarantined.length) {
+          options.onQuarantined?.({ command: request.command, cwd: launch.cwd, lines: quarantined });
+          lines.push(
+            ...quarantined.map((q) => `The sandbox moved what the command left at a protected path: ${q}`),
+          );
+        }
+        const changes = changedAutorun(autorunBefore, snapshotAutorun(profile.workspace), profile.workspace);
+        if (changes.length === 0) return lines;
         const detail = describeAutorunChanges(changes);
         options.onAutorunChanged?.({ command: request.command, cwd: launch.cwd, detail });
-        return [`This command ${detail}. Tell the user what changed in them and why.`];
+        return [...lines, `This command ${detail}. Tell the user what changed in them and why.`];
       },
       explainFailure: ({ output, exitCode }) => {
         const explanation = explainSandboxFailure({ output, exitCode, cwd: launch.cwd, denials }, profile);

@@ -1,0 +1,33 @@
+/**
+ * `toolrt sandbox --explain`: what the sandbox would protect in this workspace and how, and every
+ * protection it cannot give as asked, with what the user can do. Reads the disk as a run would
+ * (the same plan), runs nothing.
+ */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { planOnDisk } from "../sandbox/linux-plan.ts";
+import type { SandboxProfile } from "../sandbox/profile.ts";
+import { isInside } from "../tool/paths.ts";
+
+/** Prints the explanation; 0, or 2 when the sandbox would refuse this profile. */
+export function explainSandbox(profile: SandboxProfile): number {
+  const { plan, scan, git } = planOnDisk(profile, join(tmpdir(), "toolrt-sbx-XXXXXX", "tmp"));
+  const readOnly = plan.mounts.filter((m) => m.op === "ro-bind");
+  const out: string[] = [
+    `writable: ${profile.writableRoots.join(", ")} and a private temp dir; everything else read-only`,
+    `indexed: ${scan.entries} directories (revalidated by their change times on every run)`,
+    `git directories (their hooks, config, config.worktree and commondir are read-only): ${git.gitDirs.length}`,
+    ...git.gitDirs.map((d) =>
+      `  ${d}${profile.writableRoots.some((r) => isInside(d, r)) ? "" : " (outside the writable roots)"}`
+    ),
+    `read-only inside the writable roots: ${readOnly.length}`,
+    ...readOnly.map((m) => `  ${m.path} (${m.why})`),
+    `masked (unreadable): ${plan.mounts.filter((m) => m.op.startsWith("mask")).length}`,
+    `missing protected paths, moved to quarantine after a run if the command creates them: ${plan.absent.length}`,
+  ];
+  if (plan.notices.length === 0) out.push("every protection is given as asked");
+  for (const n of plan.notices) out.push(`not as asked [${n.id}]: ${n.message}`, `  what to do: ${n.remedy}`);
+  for (const r of plan.refusals) out.push(`refused: ${r}`);
+  process.stdout.write(`${out.join("\n")}\n`);
+  return plan.refusals.length ? 2 : 0;
+}

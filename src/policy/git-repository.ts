@@ -1,0 +1,47 @@
+/**
+ * Which repository a git command uses, looked up on the file system as git does it. Only a
+ * workspace root's own `.git` is protected (its config and hooks ask before a write, and the
+ * sandbox mounts them read-only); any other repository inside the workspace (a bare repository
+ * committed into the project, a nested clone, a submodule's git dir under `.git/modules`) may have
+ * been written by anyone, and its configuration runs programs on read-only commands:
+ * `core.fsmonitor` on `git status`, `remote.*.uploadpack` on `git ls-remote`, pagers and aliases.
+ */
+import { existsSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isInside } from "../tool/paths.ts";
+
+/**
+ * Why git's repository, found from `start` (a resolved real path), cannot be trusted like the
+ * workspace's own; undefined when it is a root's own `.git` or lies outside every root (paths
+ * outside the workspace are judged as such elsewhere).
+ */
+export function untrustedRepository(
+  start: string,
+  roots: readonly string[],
+  gitDir = false,
+): string | undefined {
+  const root = roots.find((r) => isInside(start, r));
+  if (root === undefined) return undefined;
+  const own = join(root, ".git");
+  if (gitDir) return start === own ? undefined : foreign(start);
+  // git's discovery: at each level a `.git` entry, then the directory itself as a bare repository.
+  for (let dir = start;; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return dir === root ? undefined : foreign(join(dir, ".git"));
+    if (isGitDirectory(dir)) return dir === own ? undefined : foreign(dir);
+    if (dir === root || dir === dirname(dir)) return undefined;
+  }
+}
+
+function foreign(repository: string): string {
+  return `git would use the repository at ${repository}, which is not the workspace's own: its configuration can run programs (core.fsmonitor, aliases, pagers)`;
+}
+
+/** git's test for a repository directory: `HEAD`, `objects/` and `refs/`. */
+function isGitDirectory(dir: string): boolean {
+  try {
+    return statSync(join(dir, "HEAD")).isFile() && statSync(join(dir, "objects")).isDirectory() &&
+      statSync(join(dir, "refs")).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The Linux mount plan for a profile as the disk is now: the trees' indexes refreshed (`scan.ts`),
+ * the git layout read (`git-dirs.ts`), then the pure planner. Shared by runs, `--print-profile
+ * linux` and `--explain`.
+ */
+import { join } from "node:path";
+import { defaultStateDir } from "../cli/options.ts";
+import { type GitLayout, gitLayout } from "./git-dirs.ts";
+import { type MountPlan, planMounts } from "./mount-plan.ts";
+import { entryKind } from "./paths.ts";
+import type { SandboxProfile } from "./profile.ts";
+import { type ScanResult, scanWritableRoots, TreeIndexes } from "./scan.ts";
+import { timingMark } from "./timing.ts";
+
+export interface DiskPlan {
+  plan: MountPlan;
+  scan: ScanResult;
+  git: GitLayout;
+  indexes: TreeIndexes;
+}
+
+/** The sandbox's part of the state dir: tree indexes and quarantine, private to the user. */
+export function sandboxStateDir(stateDir: string = defaultStateDir()): string {
+  return join(stateDir, "sandbox");
+}
+
+/** Every `.git` entry (directory, file or link) in the roots, the roots' own included. */
+export function gitEntries(
+  scan: Pick<ScanResult, "nestedGitDirs" | "gitPointers">,
+  roots: string[],
+): string[] {
+  const own = roots.map((r) => join(r, ".git")).filter((g) => entryKind(g) === "dir");
+  return [...new Set([...own, ...scan.nestedGitDirs, ...scan.gitPointers])].sort();
+}
+
+export function planOnDisk(
+  profile: SandboxProfile,
+  tempDir: string,
+  options: { stateDir?: string; indexes?: TreeIndexes } = {},
+): DiskPlan {
+  const state = sandboxStateDir(options.stateDir);
+  const indexes = options.indexes ?? new TreeIndexes(join(state, "index"));
+  const scan = scanWritableRoots(profile.writableRoots, profile.denyRead, indexes);
+  timingMark("plan:scan");
+  const git = gitLayout(gitEntries(scan, profile.writableRoots), profile.writableRoots);
+  timingMark("plan:git");
+  const plan = planMounts(profile, { kind: entryKind }, scan, tempDir, { git, stateDir: state });
+  return { plan, scan, git, indexes };
+}
