@@ -16,7 +16,7 @@ export function register(program: Command): void {
   program
     .command("doctor")
     .description("check bubblewrap, namespaces, seccomp, cgroups, ripgrep, the state dir and policy files")
-    .option("--json", "one JSON object: the checks and the exit status")
+    .option("--json", "one JSON object: ok, and every check with id, name, required, status, detail, fix")
     .addHelpText(
       "after",
       "\nExit status: 0 when every required check passes, 1 otherwise (warnings do not count).",

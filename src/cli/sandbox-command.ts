@@ -251,6 +251,9 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
     return explainSandbox(profileOf(opts, cwd));
   }
   if (argv.length === 0) throw new UsageError("toolrt sandbox: no command given (put it after --)");
+  // Bad flags are bad usage whether or not this machine has a sandbox: checked first.
+  const profile = profileOf(opts, cwd);
+  timingMark("cli:profile");
   const availability = detectSandbox();
   if (!availability.available) {
     if (!opts.allowUnsandboxed) {
@@ -265,8 +268,6 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
     const code = await proc.exited;
     return exitStatus(code, proc.signalCode);
   }
-  const profile = profileOf(opts, cwd);
-  timingMark("cli:profile");
   const autorunBefore = snapshotAutorun(profile.workspace);
   let wrapped;
   try {

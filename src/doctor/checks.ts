@@ -264,6 +264,45 @@ async function processCaps(): Promise<CheckResult> {
   return fail("no writable cgroup and no prlimit (util-linux): the sandbox refuses to run", PRLIMIT_FIX);
 }
 
+/**
+ * As root, a command in a workspace another user owns runs as that user (through setpriv), so the
+ * files it makes are theirs; without setpriv the sandbox refuses such a workspace.
+ */
+function runAsOwner(workspace: string): CheckResult | null {
+  if (!isRoot()) return null;
+  const name = "setpriv (root runs commands as the workspace owner)";
+  const setpriv = Bun.which("setpriv");
+  if (setpriv) return result("setpriv", name, true, "ok", setpriv);
+  let owner = 0;
+  try {
+    owner = statSync(workspace).uid;
+  } catch {
+    // no workspace to judge: said as a warning below
+  }
+  const fix = [
+    "apt: sudo apt-get install -y util-linux",
+    "dnf: sudo dnf install -y util-linux",
+    "apk: sudo apk add setpriv",
+  ];
+  return owner !== 0
+    ? result(
+      "setpriv",
+      name,
+      true,
+      "fail",
+      `setpriv is missing and ${workspace} belongs to uid ${owner}: the sandbox refuses to run there`,
+      fix,
+    )
+    : result(
+      "setpriv",
+      name,
+      true,
+      "warn",
+      "setpriv is missing: workspaces of other users cannot be sandboxed",
+      fix,
+    );
+}
+
 const PRLIMIT_FIX = [
   "apt: sudo apt-get install -y util-linux",
   "dnf: sudo dnf install -y util-linux",
@@ -362,7 +401,14 @@ function policySources(options: LoadOptions): CheckResult[] {
 
 export async function runDoctor(input: DoctorInput): Promise<CheckResult[]> {
   const sandbox: CheckResult[] = process.platform === "linux"
-    ? [bwrapPresent(), userNamespaces(), seccomp(), await sandboxStarts(), await processCaps()]
+    ? [
+      bwrapPresent(),
+      userNamespaces(),
+      seccomp(),
+      await sandboxStarts(),
+      await processCaps(),
+      ...[runAsOwner(input.load.cwd)].filter((r) => r !== null),
+    ]
     : [await sandboxStarts()];
   return [
     ...sandbox,

@@ -1,6 +1,6 @@
 /** `toolrt doctor`: what it finds on a machine with and without bubblewrap, ripgrep and strace. */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CheckResult, doctorExitCode } from "../../src/doctor/checks.ts";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
@@ -10,6 +10,7 @@ import { tempDir } from "../helpers/session-context.ts";
 
 const sandbox = detectSandbox();
 if (!sandbox.available) console.warn(`skipping doctor's all-clear test: ${sandbox.reason}`);
+if (process.getuid?.() !== 0) console.warn("skipping doctor's setpriv test: it checks what root needs");
 
 interface DoctorRun {
   code: number;
@@ -84,6 +85,15 @@ describe("toolrt doctor", () => {
       /ripgrep \(optional\): rg is not on the PATH.*\n\s+fix: apt: sudo apt-get install -y ripgrep\n/,
     );
     expect(run.stdout).toMatch(/required check\(s\) did not pass\n$/);
+  });
+
+  test.skipIf(process.getuid?.() !== 0)("as root, a workspace of another user without setpriv fails", () => {
+    const { dirs, doctor } = machine();
+    chownSync(dirs.ws, 1000, 1000);
+    const run = doctor({ PATH: pathWithout(["setpriv"]) });
+    expect(run.code).toBe(1);
+    expect(run.checks.get("setpriv")).toMatchObject({ status: "fail", required: true });
+    expect(run.checks.get("setpriv")?.detail).toContain(`${dirs.ws} belongs to uid 1000`);
   });
 
   test("a state dir others may write fails, with the chmod that fixes it", () => {

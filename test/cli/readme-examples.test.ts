@@ -101,7 +101,8 @@ const env: Record<string, string> = {
   XDG_CACHE_HOME: join(scratch, "home/.cache"),
   XDG_DATA_HOME: join(scratch, "home/.local/share"),
   TOOLRT_HOME: join(scratch, "state"),
-  TMPDIR: process.env.TMPDIR ?? "/tmp",
+  // A temp dir of its own: nothing shared with other processes' runs (their sandbox bookkeeping).
+  TMPDIR: join(scratch, "tmp"),
   LANG: "C.UTF-8",
   GIT_AUTHOR_NAME: "example",
   GIT_AUTHOR_EMAIL: "example@example.invalid",
@@ -133,7 +134,9 @@ function copyRepository(): void {
 }
 
 beforeAll(async () => {
-  for (const dir of [env.HOME!, env.XDG_CONFIG_HOME!, env.TOOLRT_HOME!]) mkdirSync(dir, { recursive: true });
+  for (const dir of [env.HOME!, env.XDG_CONFIG_HOME!, env.TOOLRT_HOME!, env.TMPDIR!]) {
+    mkdirSync(dir, { recursive: true });
+  }
   copyRepository();
   await buildBinary({ outfile: join(repo, "dist/toolrt"), features: [] });
 }, 180_000);

@@ -25,7 +25,16 @@ if (!usable) {
 }
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-bwrap-")));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// These runs' sandbox bookkeeping (placeholder leases, in the temp dir) is their own: a sandbox some
+// other process runs meanwhile would keep placeholders alive past these runs.
+const sharedTmp = process.env.TMPDIR;
+mkdirSync(join(dir, "tmp"));
+process.env.TMPDIR = join(dir, "tmp");
+afterAll(() => {
+  if (sharedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = sharedTmp;
+  rmSync(dir, { recursive: true, force: true });
+});
 const ws = join(dir, "work space");
 const outside = join(dir, "outside");
 mkdirSync(join(ws, ".git", "hooks"), { recursive: true });
