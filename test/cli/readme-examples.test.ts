@@ -20,6 +20,7 @@ import { dirname, join } from "node:path";
 import { buildBinary } from "../../build.ts";
 import { startFakeAnthropic } from "../../fixtures/fake-anthropic/server.ts";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { outputOf } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/session-context.ts";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -155,11 +156,7 @@ async function runExample(command: string, extraEnv: Record<string, string> = {}
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const { code, stdout, stderr } = await outputOf(proc);
   return { code, output: `${stdout}${stderr}` };
 }
 

@@ -36,6 +36,13 @@ export async function runCliAsync(
     stdout: "pipe",
     stderr: "pipe",
   });
+  return await outputOf(proc);
+}
+
+/** A spawned process's exit code and whole output, read while it runs (no pipe fills up). */
+export async function outputOf(
+  proc: { stdout: ReadableStream<Uint8Array>; stderr: ReadableStream<Uint8Array>; exited: Promise<number> },
+): Promise<CliRun> {
   const [stdout, stderr, code] = await Promise.all([
     new Response(proc.stdout).text(),
     new Response(proc.stderr).text(),
