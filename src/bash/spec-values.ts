@@ -42,6 +42,10 @@ const CHECKERS: Record<Check, Checker> = {
     const risk = /^-[vR]$/.test(siblings[index - 1] ?? "") ? evaluationRisk(text, "varname") : undefined;
     return risk ? { runs: risk } : {};
   },
+  "kube-resource": kubeResource,
+  "tar-archive": (text) =>
+    // GNU tar reads `host:file` (a colon before any slash) through rsh, unless --force-local.
+    /^[^/]*:/.test(text) ? { runs: "an archive name with a colon is remote: tar runs rsh to reach it" } : {},
   "secret-name": (text) =>
     text === ""
       ? { problem: "prints every environment variable, secrets included" }
@@ -49,6 +53,17 @@ const CHECKERS: Record<Check, Checker> = {
       ? {}
       : { problem: secretMessage(text) },
 };
+
+/**
+ * `kubectl get` of Secrets prints their values with `-o yaml|json|jsonpath|go-template`: any word
+ * naming that kind (`secret`, `secrets/x`, `secret.v1.`, `pods,secrets`) keeps it from being read-only.
+ */
+function kubeResource(text: string): CheckResult {
+  const kinds = text.toLowerCase().split(",").map((part) => part.split("/")[0]!.split(".")[0]!);
+  return kinds.some((kind) => kind === "secret" || kind === "secrets")
+    ? { problem: "kubectl get of Secrets can print their values" }
+    : {};
+}
 
 export function checkValue(
   check: Check,

@@ -59,7 +59,9 @@ export type Check =
   | "git-format"
   | "git-rev"
   | "test-expression"
-  | "secret-name";
+  | "secret-name"
+  | "kube-resource"
+  | "tar-archive";
 
 export interface OptionSpec {
   /**

@@ -231,7 +231,9 @@ const kubectl: CommandSpec = {
   persistent: KUBE_GLOBAL,
   options: HELP,
   subcommands: {
-    get: ro("display resources", KUBE_OUTPUT),
+    get: ro("display resources", KUBE_OUTPUT, {
+      operands: [{ role: "plain", repeat: true, optional: true, check: "kube-resource" }],
+    }),
     describe: ro("describe resources", [
       ...KUBE_OUTPUT,
       ...flags("--show-events"),
@@ -297,6 +299,10 @@ const kubectl: CommandSpec = {
       "kubectl apply -f x.yaml",
       "kubectl get pods --kubeconfig /tmp/k",
       "kubectl get pods -s https://x.example",
+      "kubectl get secrets -o yaml",
+      "kubectl get secret/db -o jsonpath={.data}",
+      "kubectl get pods,Secrets -o json",
+      "kubectl get secret.v1. -o yaml",
     ],
   },
 };

@@ -45,8 +45,8 @@ const NPM_COMMON: OptionSpec[] = [
     "--author",
     "--searchlimit",
     "--audit-level",
-    "--prefix",
   ),
+  opt("--prefix -C", { role: "read", why: "works in the project at this folder" }),
   ...flags(
     "-D --dev-only",
     "--no-optional",
@@ -111,6 +111,10 @@ const js = (summary: string): CommandSpec => ({
       "npm help ls",
       "npm doctor",
     ],
+    paths: {
+      "npm ls --prefix /tmp/other": ["read:/tmp/other"],
+      "npm ls -C ../other": ["read:../other"],
+    },
   },
 });
 
