@@ -3,7 +3,7 @@
  * all go through `buildRequest`, so the same call gets the same facts wherever it comes from.
  */
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import type { BashAnalysis } from "../bash/types.ts";
 import type { AnyTool, PermissionMode, PermissionResult, ToolContext } from "../tool/types.ts";
 import { EDIT_TOOLS, READ_TOOLS } from "./modes.ts";
@@ -71,6 +71,13 @@ export function buildRequest(
     if (unresolved) return [{ ...access, path: resolved.path, unresolved }];
     return (glob ? patternFiles(resolved) : [resolved]).flatMap((one): PathAccess[] => {
       if (one.unresolved) return [{ ...access, path: one.path, unresolved: one.unresolved }];
+      if (glob && optionLike(one.path)) {
+        return [{
+          ...access,
+          path: one.path,
+          unresolved: `${one.path} would reach the command as an option`,
+        }];
+      }
       const target = targetOf(one.raw);
       const named = target && target !== one.path
         ? { ...access, path: one.path, target }
@@ -201,6 +208,15 @@ function pathsFromInput(tool: string, input: unknown): string[] {
   const named = PATH_FIELDS.map((field) => record[field]).filter((v): v is string => typeof v === "string");
   if (named.length === 0 && (tool === "Grep" || tool === "Glob" || tool === "LS")) return ["."];
   return named;
+}
+
+/**
+ * A pattern written without a folder (`*`) expands to bare names, so a matched file named `-R`
+ * reaches the command as an option (`grep KEY *` turns recursive): nothing is known of it then.
+ * The pattern as written may have lost its folder to an earlier `cd`, so any such match counts.
+ */
+function optionLike(matched: string): boolean {
+  return basename(matched).startsWith("-");
 }
 
 /**

@@ -105,6 +105,25 @@ describe("patterns are judged by the files they match now", () => {
   test("a glob matching a link to outside is outside", async () => {
     await asked("cat *.txt", /outside/);
   });
+  test("a file named like an option that a pattern matches makes the command unknown", async () => {
+    // Real bash: with a file `-R` beside a link out, `grep KEY *` ran `grep KEY -R ...` and printed
+    // the file outside through the link.
+    const own = sandbox();
+    mkdirSync(join(own.cwd, "opt"));
+    writeFileSync(join(own.cwd, "opt", "-R"), "");
+    writeFileSync(join(own.cwd, "opt", "a.txt"), "");
+    const decided = async (command: string) => {
+      const bash = await analyzeBash(command);
+      const request = buildRequest({ tool: "Bash", input: { command }, cwd: own.cwd, home: own.home, bash });
+      return decide(request, own.load().policy);
+    };
+    for (const command of ["cd opt && grep KEY *", "grep KEY opt/*"]) {
+      const d = await decided(command);
+      expect(d.decision, command).toBe("ask");
+      expect(d.reason, command).toContain("would reach the command as an option");
+    }
+    expect((await decided("cd opt && cat a*")).decision).toBe("allow");
+  });
   test("bash's own matching: no dotfiles for *, no . and .. for .*", () => {
     expect(patternMatcher("*")(".env")).toBe(false);
     expect(patternMatcher(".*")("..")).toBe(false);
