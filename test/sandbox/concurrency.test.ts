@@ -10,6 +10,7 @@ import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { buildSandboxProfile, type SandboxProfile } from "../../src/sandbox/profile.ts";
 import { runWrapped } from "../../src/sandbox/run.ts";
 import { SandboxRefusedError, wrapCommand } from "../../src/sandbox/wrap.ts";
+import { gitTestEnv } from "../helpers/git-env.ts";
 
 const availability = detectSandbox();
 const usable = availability.available && availability.kind === "bwrap" && Bun.which("git") !== null;
@@ -17,15 +18,7 @@ if (!usable) console.warn("skipping concurrent sandbox runs: needs bwrap and git
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-concurrent-")));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const env = {
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
+const env = gitTestEnv();
 
 async function sandboxed(profile: SandboxProfile, script: string) {
   const wrapped = await wrapCommand(profile, ["/bin/sh", "-c", script], { cwd: profile.workspace, env });

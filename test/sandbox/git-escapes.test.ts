@@ -19,6 +19,7 @@ import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { buildSandboxProfile } from "../../src/sandbox/profile.ts";
 import { runWrapped } from "../../src/sandbox/run.ts";
 import { wrapCommand } from "../../src/sandbox/wrap.ts";
+import { gitTestEnv } from "../helpers/git-env.ts";
 
 const availability = detectSandbox();
 const usable = availability.available && availability.kind === "bwrap" && Bun.which("git") !== null;
@@ -29,16 +30,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const markers = join(dir, "markers");
 mkdirSync(markers);
 
-const gitEnv = {
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  HOME: join(dir, "home"),
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
+const gitEnv = gitTestEnv({ HOME: join(dir, "home") });
 
 /** git on the host, as the user runs it after the agent's turn. */
 function hostGit(cwd: string, ...args: string[]) {
