@@ -30,7 +30,7 @@ interface SessionFile {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** A session name is one file name: letters, digits, `.`, `_` and `-`, at most 64, no path. */
-export function checkSessionName(name: string): string {
+function checkSessionName(name: string): string {
   if (NAME.test(name)) return name;
   throw new UsageError(
     `--session ${JSON.stringify(name)} is not a valid session name: use 1-64 letters, digits, '.', '_' ` +
@@ -38,7 +38,7 @@ export function checkSessionName(name: string): string {
   );
 }
 
-export function sessionFile(stateDir: string, name: string): string {
+function sessionFile(stateDir: string, name: string): string {
   return join(stateDir, "sessions", `${checkSessionName(name)}.json`);
 }
 

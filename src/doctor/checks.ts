@@ -50,7 +50,7 @@ const PACKAGES: Record<string, { apt: string; dnf: string; apk: string }> = {
   strace: { apt: "strace", dnf: "strace", apk: "strace" },
 };
 
-export function installFix(program: keyof typeof PACKAGES): string[] {
+function installFix(program: keyof typeof PACKAGES): string[] {
   const p = PACKAGES[program]!;
   return [
     `apt: sudo apt-get install -y ${p.apt}`,
