@@ -15,7 +15,7 @@ import { WORK_LOSS, workLossOf } from "./work-loss.ts";
  * Values an unknown word is tried with: the root, the home directory, options that make a
  * deletion recursive, a disk, every process and init, files the system runs or trusts.
  */
-export const PROBE_VALUES: readonly string[] = [
+const PROBE_VALUES: readonly string[] = [
   "/",
   "~",
   "-rf /",

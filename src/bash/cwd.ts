@@ -9,7 +9,7 @@ import type { Judged } from "./command.ts";
 import { parseArgs } from "./options.ts";
 
 export const START = ".";
-export const UNKNOWN_DIR = "~-";
+const UNKNOWN_DIR = "~-";
 /** More candidate directories than this: the command may run anywhere. */
 const MAX_DIRS = 8;
 

@@ -164,7 +164,7 @@ function shellWord(text: string): string {
 }
 
 /** Quoted strings of any of the languages: '...', "...", triple quotes, `...`, qx{}, q(), %x(). */
-export function stringLiterals(code: string): Literal[] {
+function stringLiterals(code: string): Literal[] {
   const out: Literal[] = [];
   for (let i = 0; i < code.length; i++) {
     const c = code[i]!;

@@ -91,7 +91,7 @@ export function hasUnknownPart(text: string): boolean {
 }
 
 /** What the walker keeps as written when it cannot know the value. */
-export const UNKNOWN_PART =
+const UNKNOWN_PART =
   /\$\{[^}]*\}|\$\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|`[^`]*`|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]/g;
 /** Variables whose meaning the catastrophe table already works out (`$HOME` is `~`). */
 const KNOWN_MEANING = /^\$\{?(?:HOME|PWD|OLDPWD)\}?$/;

@@ -26,7 +26,7 @@ const USER = "\uE010user";
 const OPAQUE = "\uE011";
 
 /** Top-level directories whose loss breaks the system (Linux and macOS). */
-export const SYSTEM_DIRS: readonly string[] = [
+const SYSTEM_DIRS: readonly string[] = [
   "bin",
   "boot",
   "dev",
@@ -54,7 +54,7 @@ export const SYSTEM_DIRS: readonly string[] = [
   "cores",
 ];
 /** Deeper directories whose loss breaks the system as surely as a top-level one. */
-export const SYSTEM_SUBDIRS: readonly string[] = [
+const SYSTEM_SUBDIRS: readonly string[] = [
   "/usr/bin",
   "/usr/sbin",
   "/usr/lib",
@@ -139,7 +139,7 @@ export function placesOf(word: Word, dirs: readonly string[], oldDirs: readonly 
  * The values a word's text can take: each `$NAME` or `${NAME...}` left unresolved by the walker
  * becomes what it can expand to (`${X:-/}` is `/` or unknown, `$X` may be empty).
  */
-export function valuesOf(text: string, dirs: readonly string[], oldDirs: readonly string[]): string[] {
+function valuesOf(text: string, dirs: readonly string[], oldDirs: readonly string[]): string[] {
   let values = [""];
   const pattern =
     /\$\{(#?)([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=?+])((?:[^{}]|\{[^{}]*\})*)|([%#/^,:][^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;

@@ -6,7 +6,7 @@
  */
 
 /** Reviewed data: each proxy family, its programs and the files that pick what they run. */
-export const TOOLCHAIN_FILES: readonly { programs: readonly string[]; files: readonly string[] }[] = [
+const TOOLCHAIN_FILES: readonly { programs: readonly string[]; files: readonly string[] }[] = [
   {
     programs: [
       "cargo",

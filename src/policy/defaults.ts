@@ -6,7 +6,7 @@ import defaultPolicy from "../../policy/default.json" with { type: "json" };
 import { CATASTROPHES } from "../bash/catastrophes.ts";
 
 /** Ids of the rules in policy/default.json, in file order. */
-export const DEFAULT_RULE_IDS: readonly string[] = defaultPolicy.rules.map((rule) => rule.id);
+const DEFAULT_RULE_IDS: readonly string[] = defaultPolicy.rules.map((rule) => rule.id);
 
 /** Why `id` cannot be disabled, or undefined when it names a default rule that can. */
 export function disableProblem(id: string): string | undefined {

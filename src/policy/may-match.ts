@@ -52,15 +52,12 @@ function openTexts(command: CommandTarget): string[] {
   return texts;
 }
 
-/** Commands that take any unambiguous start of a subcommand's name (`npm publ` runs `npm publish`). */
-const ABBREVIATING_COMMANDS = new Set(["npm"]);
-
 /**
  * What a command may run that its rule text does not show, for deny and ask rules to meet: any later
  * word may start a command a program runs (`valgrind curl`, `npx curl`, an unknown wrapper); its
  * words without the options (`npm --registry=x publish`); an assignment's value run as a command
  * (`GIT_SSH_COMMAND='curl x'`); a pattern in a word as what it may expand to (`/usr/*\/curl`, `cur?`);
- * a name by its last path part; an abbreviated subcommand of a command that takes abbreviations.
+ * a name by its last path part. (npm's abbreviated commands are matched in full by `commandMatches`.)
  */
 function hiddenCommandTexts(command: CommandTarget): string[] {
   const words = command.argv.map(asPattern);
@@ -73,10 +70,6 @@ function hiddenCommandTexts(command: CommandTarget): string[] {
   for (let i = 0; i < words.length; i++) commandAt(words.slice(i));
   const plain = words.filter((w) => !w.startsWith("-"));
   commandAt(plain);
-  const name = plain[0]?.replace(/^.*\//, "");
-  if (name !== undefined && ABBREVIATING_COMMANDS.has(name) && plain.length > 1) {
-    commandAt([name, `${plain[1]}*`, ...plain.slice(2)]);
-  }
   for (const value of command.envValues ?? []) commandAt(value.split(/\s+/).filter(Boolean).map(asPattern));
   return texts;
 }
