@@ -195,7 +195,7 @@ export async function runBridgeCommand(fd: number, argv: string[]): Promise<neve
 }
 
 /** The profile the command line asks for; a malformed limit or --allow-read is a UsageError. */
-export function profileOf(opts: SandboxOptions, cwd: string): SandboxProfile {
+function profileOf(opts: SandboxOptions, cwd: string): SandboxProfile {
   for (const path of opts.allowRead ?? []) {
     if (!isCredentialPath(path, homedir())) {
       throw new UsageError(

@@ -11,6 +11,7 @@ import { planOnDisk } from "../sandbox/linux-plan.ts";
 import { resolveReal } from "../sandbox/paths.ts";
 import type { SandboxProfile } from "../sandbox/profile.ts";
 import { seatbeltCommand } from "../sandbox/seatbelt.ts";
+import { shellQuote } from "../tool/shell-quote.ts";
 import { UsageError } from "./errors.ts";
 
 /** Where a run's directory would be: one per run, made under the temp dir. */
@@ -78,8 +79,4 @@ function linuxCommandLine(
   ];
   const lines = [...args, ...argv].map(shellQuote);
   return { text: [...header, lines.join(" \\\n  ")].join("\n") + "\n", problems: plan.refusals };
-}
-
-function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,7 +1,7 @@
 import { readlinkSync } from "node:fs";
 
 /** Whether a process id names a running process (of any user): the test for stale leases and cgroups. */
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -26,4 +26,12 @@ export function pidNamespace(): string {
     }
   }
   return ownPidNamespace;
+}
+
+/**
+ * Whether a leftover whose name carries `namespace` and `pid` (this process's `pidNamespace()` and
+ * pid when it was made) belongs to a toolrt process of this pid namespace that is gone.
+ */
+export function leftoverOwnerGone(namespace: string | undefined, pid: number): boolean {
+  return namespace === pidNamespace() && !!pid && pid !== process.pid && !isAlive(pid);
 }

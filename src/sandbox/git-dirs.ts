@@ -121,7 +121,7 @@ function worktreeGitDirs(gitDir: string): string[] {
   }
 }
 
-export function isGitDir(path: string): boolean {
+function isGitDir(path: string): boolean {
   try {
     return lstatSync(join(path, "HEAD")).isFile();
   } catch {

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isAlive, pidNamespace } from "./alive.ts";
+import { leftoverOwnerGone, pidNamespace } from "./alive.ts";
 import type { SandboxLimits } from "./profile.ts";
 
 export interface CgroupMount {
@@ -181,8 +181,7 @@ export function sweepStaleCgroups(parents: string[]): void {
     }
     for (const name of names) {
       const [, namespace, creator] = CGROUP_NAME.exec(name) ?? [];
-      const pid = Number(creator);
-      if (namespace !== pidNamespace() || !pid || pid === process.pid || isAlive(pid)) continue;
+      if (!leftoverOwnerGone(namespace, Number(creator))) continue;
       try {
         rmdirSync(join(parent, name));
       } catch {

@@ -140,14 +140,15 @@ function firstCreated(root: string, path: string): string | null {
 function unsafeInNewGitDir(gitDir: string, roots: string[]): Array<[string, string]> {
   const found: Array<[string, string]> = [];
   const hooks = join(gitDir, "hooks");
-  if (entryKind(hooks) === "dir") {
+  const hooksKind = entryKind(hooks);
+  if (hooksKind === "dir") {
     const active = readdirSync(hooks).filter((n) =>
       !n.endsWith(".sample") || entryKind(join(hooks, n)) !== "file"
     );
     if (active.length) {
       found.push([hooks, `hooks of a repository created during the run (${active.join(", ")})`]);
     }
-  } else if (entryKind(hooks) !== "missing") {
+  } else if (hooksKind !== "missing") {
     found.push([hooks, "hooks of a repository created during the run"]);
   }
   for (const name of ["config", "config.worktree"]) {

@@ -9,7 +9,7 @@
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isAlive, pidNamespace } from "./alive.ts";
+import { leftoverOwnerGone, pidNamespace } from "./alive.ts";
 
 const NAME = /^(\d+)-(\d+)-[A-Za-z0-9]{6}$/;
 const swept = new Set<string>();
@@ -64,8 +64,7 @@ export function sweepStaleRunDirs(dir: string): string[] {
   }
   return names.filter((name) => {
     const [, namespace, owner] = NAME.exec(name) ?? [];
-    const pid = Number(owner);
-    if (namespace !== pidNamespace() || !pid || pid === process.pid || isAlive(pid)) return false;
+    if (!leftoverOwnerGone(namespace, Number(owner))) return false;
     try {
       if (!lstatSync(join(dir, name)).isDirectory()) return false;
       rmSync(join(dir, name), { recursive: true, force: true });

@@ -18,7 +18,7 @@ export const SBPL_MAX_STRING_BYTES = 1024;
  * (Codex's seatbelt policies, sandbox-runtime's macOS profile) use. A typo here would make
  * sandbox-exec reject the profile, so anything else is an error.
  */
-export const KNOWN_OPERATIONS: ReadonlySet<string> = new Set([
+const KNOWN_OPERATIONS: ReadonlySet<string> = new Set([
   "default",
   "file*",
   "file-read*",
@@ -80,7 +80,7 @@ export const KNOWN_OPERATIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** Heads of the filter and modifier lists a rule may hold. */
-export const KNOWN_FILTERS: ReadonlySet<string> = new Set([
+const KNOWN_FILTERS: ReadonlySet<string> = new Set([
   "literal",
   "subpath",
   "prefix",

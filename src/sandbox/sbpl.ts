@@ -307,10 +307,21 @@ function readOnlyGuards(profile: SandboxProfile, run: SeatbeltRun, problems: str
     guards.push({ path, dir: false, why: "hard link to a file outside the writable roots" });
   }
   const mapped = guards.map((g) => ({ ...g, path: seatbeltPath(g.path) }));
-  return mapped.filter((g, i) =>
-    mapped.findIndex((h) => h.path === g.path) === i &&
-    !mapped.some((h) => h !== g && h.dir && h.path !== g.path && isInside(g.path, h.path))
-  );
+  // The first guard of each path, unless a directory guard holds it. Sets, not a search per guard:
+  // a tree of hard-linked files (a package manager's store) gives thousands of guards.
+  const dirs = new Set(mapped.filter((g) => g.dir).map((g) => g.path));
+  const seen = new Set<string>();
+  const heldByDir = (path: string) => {
+    for (let child = path, dir = dirname(path); dir !== child; child = dir, dir = dirname(dir)) {
+      if (dirs.has(dir)) return true;
+    }
+    return false;
+  };
+  return mapped.filter((g) => {
+    if (seen.has(g.path)) return false;
+    seen.add(g.path);
+    return !heldByDir(g.path);
+  });
 }
 
 /**
