@@ -10,6 +10,7 @@ import { loadBashParser } from "../bash/parser.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import { UsageError } from "./errors.ts";
 import { globalsOf } from "./globals.ts";
+import { shellQuote } from "../tool/shell-quote.ts";
 
 interface AnalyzeOptions {
   json?: boolean;
@@ -115,8 +116,4 @@ function humanLines(a: BashAnalysis, color: boolean): string[] {
   for (const p of a.paths) lines.push(`${bold(p.access)}: ${p.path} (${p.command})`);
   if (a.suggestions.length > 0) lines.push(`${bold("suggested rules")}: ${a.suggestions.join(" ")}`);
   return lines;
-}
-
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
