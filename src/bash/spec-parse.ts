@@ -511,6 +511,9 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
     case "network":
       v.reasons.push(`${what} ${why ?? "reaches the network"}`);
       break;
+    case "service":
+      v.reasons.push(`${what} ${why ?? "talks to the service its configuration names, over the network"}`);
+      break;
     case "varname":
     case "assign":
     case "arith": {

@@ -22,6 +22,10 @@
  *   the decision looks inside, and judges what is hidden there and where links lead as paths read
  * - `network`: makes the command reach a host the command itself names, or send local data to
  *   one (a URL, a registry, a remote): not read-only
+ * - `service`: the command talks to the service its configuration names (a package registry, a
+ *   cluster's API, GitHub's API, a remote daemon), with the user's credentials; what it sends (a
+ *   package name, a label) leaves the machine: not read-only. In a sandbox its network allow-list
+ *   decides where it may connect.
  */
 export type Role =
   | "plain"
@@ -35,6 +39,7 @@ export type Role =
   | "arith"
   | "unchecked"
   | "network"
+  | "service"
   | "tree";
 
 /**

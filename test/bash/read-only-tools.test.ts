@@ -11,14 +11,9 @@ describe("developer tools' read-only subcommands", () => {
     "docker ps -a",
     "docker logs web",
     "docker inspect web",
-    "kubectl get pods -n prod",
-    "kubectl describe deployment api",
-    "kubectl logs api-123",
-    "kubectl -n prod get pods", // the spec knows -n takes a value, so get is the subcommand
-    "helm list",
-    "gh pr list",
-    "gh issue view 12",
-    "gh run view 99",
+    "kubectl version --client",
+    "helm version",
+    "gh help",
     "go env",
     "go version",
   ];
@@ -41,6 +36,20 @@ describe("developer tools' read-only subcommands", () => {
     "javac -version",
     "npx -V", // not a version flag: npx runs a shell
     "npm audit", // the dependency list goes to the registry
+    // A query of the service the configuration names leaves the machine with what it is given:
+    "kubectl get pods -n prod",
+    "kubectl describe deployment api",
+    "kubectl logs api-123",
+    "kubectl -n prod get pods",
+    "kubectl version",
+    "helm list",
+    "gh pr list",
+    "gh issue view 12",
+    "gh run view 99",
+    "npm view react",
+    "npm search x",
+    "npm ping",
+    "docker --context remote ps",
     "docker logs web > out.txt",
   ];
   for (const command of writes) {

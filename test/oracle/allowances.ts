@@ -208,10 +208,16 @@ export const EXECS: readonly ExecAllowance[] = [
   },
 ];
 
-/** Commands whose read-only subcommands exist to query a service: connecting is what they are for. */
+/**
+ * Connections a command makes on its own that carry nothing from the command line. A query of a
+ * configured service (a registry, a cluster, GitHub) is not one: those subcommands have the spec
+ * role `service` and are never auto-allowed on the host, so any such connection is a discrepancy.
+ */
 export interface NetworkAllowance {
   id: string;
   commands: readonly string[];
+  /** Only connections to local sockets (AF_UNIX): a daemon on this machine, never a host. */
+  localOnly?: boolean;
   why: string;
 }
 
@@ -219,23 +225,15 @@ export const NETWORK: readonly NetworkAllowance[] = [
   {
     id: "container-daemon",
     commands: ["docker", "podman"],
-    why: "docker ps/images/inspect ask the local daemon (its socket or DOCKER_HOST from the user's config)",
-  },
-  {
-    id: "cluster-api",
-    commands: ["kubectl", "helm"],
+    localOnly: true,
     why:
-      "kubectl get/describe/logs ask the cluster API the user's kubeconfig names; the spec refuses --server",
+      "docker ps/images/inspect ask the daemon on its local socket; a daemon elsewhere (-H, --context, DOCKER_HOST) is a host",
   },
   {
-    id: "package-registry",
-    commands: ["npm", "npx", "pnpm", "yarn", "bun", "pip", "pip3"],
-    why: "queries of the configured registry (view, search, the tool's own update check); --registry asks",
-  },
-  {
-    id: "github-api",
-    commands: ["gh"],
-    why: "gh's read-only subcommands ask the GitHub API as the logged-in user",
+    id: "package-manager-update-check",
+    commands: ["npm", "npx", "pnpm", "yarn", "bun"],
+    why:
+      "npm's own update check (once a week, sending no word of the command); view, search, ping, whoami, audit and outdated are refused by the spec",
   },
 ];
 

@@ -308,13 +308,20 @@ export const SYSTEM: SpecFamily = {
     summary: "simplified manual pages (several clients: only the options they share, exact)",
     long: "exact",
     options: [
-      ...flags("-l --list", "-v --version", "-h --help", "-1 --single-column", "-r --raw"),
+      ...flags("-l --list", "-1 --single-column", "-r --raw"),
+      ...flags("-v --version", "-h --help").map((o) => ({ ...o, readMode: true })),
       ...values("-p --platform", "-L --language"),
       effect("-u --update", "write", "downloads pages into its cache"),
       effect("-c --clear-cache", "write", "deletes its cache"),
     ],
     operands: NAMES,
-    tests: { readOnly: ["tldr tar", "tldr -p linux ls"], notReadOnly: ["tldr --update", "tldr -u"] },
+    effect: "service",
+    effectWhy:
+      "the Python and Node clients fetch a page missing from their cache from the pages' server, sending its name",
+    tests: {
+      readOnly: ["tldr --version"],
+      notReadOnly: ["tldr tar", "tldr -p linux ls", "tldr --update", "tldr -u"],
+    },
   },
   which: {
     summary: "locate a command on PATH (debianutils)",
