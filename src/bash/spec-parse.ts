@@ -177,8 +177,16 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       }
       if (takesValue(option) && option.arg !== "optional") {
         addValues(option, `-${letter}`, texts.slice(next, next + 1));
+        read.push({
+          names: option.names,
+          negated: false,
+          ...(next < texts.length ? { value: texts[next]! } : {}),
+        });
         next++;
-      } else uses.push(flagUse(option, `-${letter}`));
+      } else {
+        uses.push(flagUse(option, `-${letter}`));
+        read.push({ names: option.names, negated: false });
+      }
     }
     words = words.slice(next);
     texts.splice(0, next);

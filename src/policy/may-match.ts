@@ -55,9 +55,13 @@ function openTexts(command: CommandTarget): string[] {
 /**
  * What a command may run that its rule text does not show, for deny and ask rules to meet: any later
  * word may start a command a program runs (`valgrind curl`, `npx curl`, an unknown wrapper); its
- * words without the options (`npm --registry=x publish`); an assignment's value run as a command
- * (`GIT_SSH_COMMAND='curl x'`); a pattern in a word as what it may expand to (`/usr/*\/curl`, `cur?`);
- * a name by its last path part. (npm's abbreviated commands are matched in full by `commandMatches`.)
+ * words without the options (`npm --registry=x publish`); a name by its last path part; a pattern
+ * in a word as what it may expand to (`/usr/*\/curl`, `cur?`). Inside a word, an assignment's value
+ * or the text fed to the command's input, a command may start after any blank or punctuation: editors,
+ * pagers and interpreters run what their options, environment and input say
+ * (`vim -c '!curl x'`, `LESSOPEN='|curl x %s'`, `emacs --eval '(shell-command "curl x")'`,
+ * `sed 's/a/curl x/e'`, `ed <<< '!curl x'`). (npm's abbreviated commands are matched in full by
+ * `commandMatches`.)
  */
 function hiddenCommandTexts(command: CommandTarget): string[] {
   const words = command.argv.map(asPattern);
@@ -67,11 +71,31 @@ function hiddenCommandTexts(command: CommandTarget): string[] {
     const [name, ...rest] = list;
     texts.push(list.join(" "), [name!.replace(/^.*\//, ""), ...rest].join(" "));
   };
-  for (let i = 0; i < words.length; i++) commandAt(words.slice(i));
+  for (let i = 0; i < words.length; i++) {
+    commandAt(words.slice(i));
+    const inner = innerWords(words[i]!);
+    for (let k = 0; k < inner.length; k++) commandAt([...inner.slice(k), ...words.slice(i + 1)]);
+  }
   const plain = words.filter((w) => !w.startsWith("-"));
   commandAt(plain);
-  for (const value of command.envValues ?? []) commandAt(value.split(/\s+/).filter(Boolean).map(asPattern));
+  for (const text of [...(command.envValues ?? []), ...(command.input ? [command.input] : [])]) {
+    const inner = innerWords(asPattern(text));
+    for (let k = 0; k < inner.length; k++) commandAt(inner.slice(k));
+  }
   return texts;
+}
+
+/** Where a command may start inside a word: after blanks and the punctuation of shells and code. */
+const INNER_BOUNDARY = /[\s|&;()<>!`'"{}=+,:/\\$]+/;
+/** A word that holds more than a name or a path: text some program may read as commands. */
+const HOLDS_CODE = /[\s|&;()<>!`'"{}=+,:\\$]/;
+
+/**
+ * The parts of a word between blanks and punctuation (`'|curl x %s'` is `curl`, `x`, `%s`); a
+ * name or path (`src/*.ts`) is one part.
+ */
+function innerWords(word: string): string[] {
+  return HOLDS_CODE.test(word) ? word.split(INNER_BOUNDARY).filter((w) => w !== "") : [word];
 }
 
 /** A word with the shell's pattern characters as `*` (it may expand to any name they match). */

@@ -62,7 +62,18 @@ describe("the sandbox steps back when a deny or ask rule could match a run-time 
     const decision = await sandboxedDecision(box, command, { deny: [rule] });
     expect(decision.decision, decision.reason).toBe("ask");
     expect(decision.reason).toContain(`${rule} (deny, cli) could match what it runs`);
-    expect((await sandboxedDecision(box, command)).decision).toBe("allow");
+    // Without the rule it is not that rule that stops it (what xargs appends may still be a file
+    // the default policy asks about: see the next tests).
+    const unruled = await sandboxedDecision(box, command);
+    expect(unruled.reason).not.toContain(rule);
+    if (!command.includes("xargs")) expect(unruled.decision).toBe("allow");
+  });
+
+  test("what xargs appends may be a file the default policy asks about", async () => {
+    const box = sandbox();
+    const decision = await sandboxedDecision(box, "git ls-files | xargs cat");
+    expect(decision.decision).toBe("ask");
+    expect(decision.reason).toMatch(/xargs reads from its input/);
   });
 
   test("a path known only at run time may be a file the default policy asks about", async () => {
@@ -95,6 +106,35 @@ describe("the sandbox steps back when a deny or ask rule could match a command t
     const box = sandbox();
     const decision = await sandboxedDecision(box, command, { deny: [rule] });
     expect(decision.decision, decision.reason).not.toBe("allow");
+  });
+
+  // Programs that run what their options, environment or input say. Each ran a stub `curl` (it
+  // appends to a file) in real bash 5.2 with vim 9, GNU ed, less 590 and perl 5.36.
+  test.each([
+    "LESSOPEN='|curl x %s' less a.txt",
+    "export LESSOPEN='|curl x %s'; less a.txt",
+    "env LESSOPEN='|curl x %s' less a.txt",
+    "vim -es -c '!curl x' -c q",
+    "vi -es -c '!curl x' -c q",
+    "echo hi | vi -es -c '!curl x' -c q",
+    `vim -es -c 'call system("curl x")' -c q`,
+    "ed -s a.txt <<< '!curl x'",
+    "ed -s a.txt <<'EOF'\n!curl x\nEOF",
+    "sed 'e curl x' a.txt",
+    "PERL5OPT='-Mstrict;system(q(curl),q(x));' perl a.pl",
+  ])("%s: an ask rule for the program it hides is met", async (command) => {
+    const box = sandbox();
+    const decision = await sandboxedDecision(box, command, { ask: ["Bash(curl:*)"] });
+    expect(decision.decision, decision.reason).toBe("ask");
+    expect((await sandboxedDecision(box, command)).decision, command).not.toBe("deny");
+  });
+
+  test("a name or path that only contains the program's name is not a command", async () => {
+    const box = sandbox();
+    for (const command of ["cat src/curl/notes.txt", "vim -c 'set nu' a.txt", "ed -s a.txt <<< 'w'"]) {
+      const decision = await sandboxedDecision(box, command, { ask: ["Bash(curl:*)"] });
+      expect(decision.decision, `${command}: ${decision.reason}`).toBe("allow");
+    }
   });
 
   test("words that cannot be the denied command leave the sandbox to allow", async () => {
