@@ -5,6 +5,8 @@
  * match so; `$(echo git) push` or `cat list | xargs git` stays with the person when
  * `Bash(git push:*)` is denied. Pure.
  */
+import { basename } from "node:path";
+import { resolvePath } from "../tool/paths.ts";
 import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import type { CommandTarget } from "./decide.ts";
@@ -30,10 +32,36 @@ export function ruleThatMayMatch(
     if (texts.some((text) => globs.some((glob) => globsMeet(glob, text)))) return rule;
   }
   const unknown = request.paths.filter((p) => p.unresolved !== undefined);
+  const writable = mayWrite(request, commands, policy.state.home);
   return strict.find((rule) =>
     rule.path !== undefined && (!rule.toolFilter || rule.toolFilter(request.tool)) &&
-    unknown.some((p) => rule.path!.family === "read" || p.access === "write")
+    (unknown.some((p) => rule.path!.family === "read" || p.access === "write") ||
+      writable.some((path) => pathRuleMatches(rule, path)))
   );
+}
+
+/**
+ * Files a command that is not read-only may write though no spec says so: the paths it reads
+ * (`perl -pi -e s/a/b/ a.txt`, `patch a.txt`, `vim -c wq a.txt` edit their operands in place) and
+ * names inside its words (`python3 -c 'open("a.txt","w")'`). Edit deny and ask rules, and read
+ * ones (which block writes too), meet them. Paths a spec knows are written are matched as such.
+ */
+function mayWrite(request: DecisionRequest, commands: readonly CommandTarget[], home: string): string[] {
+  const writers = commands.filter((c) => !c.readOnly);
+  if (writers.length === 0) return [];
+  const names = new Set(writers.map((c) => basename(c.argv[0] ?? "")));
+  const read = request.paths.filter((p) => p.access === "read" && names.has(basename(p.command ?? "")));
+  const inner = writers.flatMap((c) => c.argv.slice(1).flatMap(innerWords)).filter((w) => !/[*?]/.test(w));
+  const resolved = inner.flatMap((word) => {
+    const one = resolvePath(word, { cwd: request.cwd, home });
+    return one.unresolved ? [] : [one.path];
+  });
+  return [...new Set([...read.flatMap((p) => (p.target ? [p.path, p.target] : [p.path])), ...resolved])];
+}
+
+function pathRuleMatches(rule: CompiledRule, path: string): boolean {
+  const { regex, prefix, except } = rule.path!;
+  return path.startsWith(prefix) && regex.test(path) && !except?.some((e) => e.test(path));
 }
 
 /**

@@ -147,3 +147,28 @@ describe("the sandbox steps back when a deny or ask rule could match a command t
     }
   });
 });
+
+describe("an Edit deny rule holds against programs that write the files they are given", () => {
+  // Each changed a.txt in real bash 5.2 (perl 5.36, Python 3.11, vim 9): aaa became baa, or b.
+  test.each([
+    "perl -pi -e s/a/b/ a.txt",
+    "perl -i -pe 's/a/b/' a.txt",
+    `python3 -c 'open("a.txt","w").write("b")'`,
+    "vim -es -c '%s/a/b/' -c wq a.txt",
+    "patch a.txt < fix.diff",
+  ])("%s", async (command) => {
+    const box = sandbox();
+    const decision = await sandboxedDecision(box, command, { deny: ["Edit(./a.txt)"] });
+    expect(decision.decision, decision.reason).toBe("ask");
+    expect(decision.reason).toContain("Edit(./a.txt) (deny, cli) could match");
+    expect((await sandboxedDecision(box, command)).decision).toBe("allow");
+  });
+
+  test("reading the file, or writing another, is not held up", async () => {
+    const box = sandbox();
+    for (const command of ["cat a.txt", "perl -pi -e s/a/b/ b.txt", "npm test"]) {
+      const decision = await sandboxedDecision(box, command, { deny: ["Edit(./a.txt)"] });
+      expect(decision.decision, `${command}: ${decision.reason}`).toBe("allow");
+    }
+  });
+});
