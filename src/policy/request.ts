@@ -18,7 +18,7 @@ import {
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
 import { untrustedRepository } from "./git-repository.ts";
 import { pickingFile } from "./toolchain-file.ts";
-import { toolchainFiles } from "../bash/toolchains.ts";
+import { toolchainFiles, toolchainWhy } from "../bash/toolchains.ts";
 import { MAX_TREE_ENTRIES, walkTree } from "./tree-walk.ts";
 import type { TreeRead } from "../bash/recursion.ts";
 import { hasPattern } from "../tool/shell-pattern.ts";
@@ -103,13 +103,17 @@ export function buildRequest(
   const toolchains = (call.bash?.toolchains ?? []).flatMap((use): PathAccess[] => {
     const resolved = resolvePath(use.dir, { cwd, home, shell });
     if (resolved.unresolved) return [];
-    const file = pickingFile(realpath(resolved.raw) ?? resolved.path, realRoots, toolchainFiles(use.command));
-    return file === undefined ? [] : [{
-      path: file,
-      access: "read",
-      command: use.command,
-      untrusted: `${use.command} runs the toolchain ${file} picks, which may be any program`,
-    }];
+    // `cd su? && cargo -V`: the directory bash picks is any the pattern matches.
+    const starts = hasPattern(resolved.raw) ? patternFiles(resolved) : [resolved];
+    return starts.flatMap((one): PathAccess[] => {
+      if (one.unresolved) {
+        return [{ path: one.path, access: "read", command: use.command, unresolved: one.unresolved }];
+      }
+      const file = pickingFile(realpath(one.raw) ?? one.path, realRoots, toolchainFiles(use.command));
+      return file === undefined
+        ? []
+        : [{ path: file, access: "read", command: use.command, untrusted: toolchainWhy(use.command, file) }];
+    });
   });
   return {
     tool: call.tool,

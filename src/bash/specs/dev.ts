@@ -19,7 +19,11 @@ const ro = (summary: string, options: OptionSpec[] = [], more: Partial<CommandSp
 });
 
 const CONTAINER_GLOBAL: OptionSpec[] = [
-  opt("--config", { role: "read" }),
+  opt("--config", {
+    role: "program",
+    why:
+      "loads a configuration folder whose CLI plugins it runs and whose contexts may reach a daemon through ssh",
+  }),
   ...values("-l --log-level"),
   opt("-c --context", {
     role: "service",
@@ -175,6 +179,8 @@ const containers = (name: string): CommandSpec => ({
       `${name} container diff a b`,
       `${name} -H tcp://x.example:2375 ps`,
       `${name} -c remote ps`,
+      `${name} --config ./d ps`,
+      `${name} --config d --help`,
       `${name} --context=remote ps`,
       `${name} image pull alpine`,
       `${name} search nginx`,
@@ -268,9 +274,8 @@ const kubectl: CommandSpec = {
       ),
       ...flags("--all-pods", "--insecure-skip-tls-verify-backend"),
     ]),
-    version: cluster("version", [...values("-o --output"), { names: ["--client"], readMode: true }], {
-      operands: NONE,
-    }),
+    // Even with --client, the kubectl of the Google Cloud SDK (a dispatcher) asks the server.
+    version: cluster("version", [...values("-o --output"), ...flags("--client")], { operands: NONE }),
     explain: cluster("documentation of resources", [
       ...flags("--recursive"),
       ...values("--api-version", "--output"),
@@ -307,8 +312,10 @@ const kubectl: CommandSpec = {
     },
   },
   tests: {
-    readOnly: ["kubectl version --client", "kubectl version --client -o json"],
+    readOnly: [],
     notReadOnly: [
+      "kubectl version --client",
+      "kubectl get --raw /api",
       "kubectl get pods -n prod -o wide",
       "kubectl -n prod get pods",
       "kubectl logs -f api-1 --tail=20",
