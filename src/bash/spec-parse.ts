@@ -404,6 +404,10 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     const role = changes.get(use.key) ?? use.role;
     judgeUse({ ...use, role }, verdict, label());
   }
+  // What an archive holds is named only inside it: any file may be written (Edit rules meet that).
+  const extracts = (level.spec.extracts && effect !== "plain" && !readMode) ||
+    (!readMode && uses.some((u) => u.option?.extracts));
+  if (extracts) verdict.paths.push({ path: "(the files the archive holds)", access: "write", runtime: true });
   verdict.readOnly = reasons.length === 0;
   return verdict;
 }
@@ -480,6 +484,14 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       });
     }
   };
+  if (use.option?.listsFiles) {
+    path("read");
+    v.paths.push({
+      path: `(the files ${use.text === "-" ? "its input" : use.text} names)`,
+      access: "read",
+      runtime: true,
+    });
+  }
   if (use.option?.codeFile) {
     path("read");
     v.reasons.push(`${what}: a file of code that cannot be checked`);

@@ -43,6 +43,9 @@ const CHECKERS: Record<Check, Checker> = {
   "tar-archive": (text) =>
     // GNU tar reads `host:file` (a colon before any slash) through rsh, unless --force-local.
     /^[^/]*:/.test(text) ? { runs: "an archive name with a colon is remote: tar runs rsh to reach it" } : {},
+  // `date -d 'TZ="/path" now'` loads /path as a zone file (read as the command's own, any file).
+  "date-string": (text) =>
+    /TZ\s*=/.test(text) ? { problem: "a TZ= in the date string makes date read the zone file it names" } : {},
   "secret-name": (text) =>
     text === ""
       ? { problem: "prints every environment variable, secrets included" }

@@ -66,7 +66,8 @@ export type Check =
   | "test-expression"
   | "secret-name"
   | "kube-resource"
-  | "tar-archive";
+  | "tar-archive"
+  | "date-string";
 
 export interface OptionSpec {
   /**
@@ -87,6 +88,13 @@ export interface OptionSpec {
   check?: Check;
   /** The value is a file holding code (`sed -f`, `jq -f`): read, and the code cannot be checked. */
   codeFile?: boolean;
+  /**
+   * The value is a file (or `-`, the input) naming the files the command reads (`wc --files0-from`,
+   * `file -f`): read, and the files it names are known only when it runs.
+   */
+  listsFiles?: boolean;
+  /** Given, the command writes files whose names only its input holds (`tar -x` extracts an archive). */
+  extracts?: boolean;
   /** Consumes every following word up to one of these (find's `-exec ... ;`). */
   until?: readonly string[];
   /** This option supplies the named operand slot instead (`grep -e PATTERN` leaves no pattern operand). */
@@ -157,6 +165,8 @@ export interface CommandSpec {
   effect?: Role;
   /** Why the `effect` is what it is. */
   effectWhy?: string;
+  /** Its `effect` writes files whose names only its input holds (`unzip` extracts an archive). */
+  extracts?: boolean;
   /** The first operand names one of these (git status, docker ps). */
   subcommands?: Readonly<Record<string, CommandSpec>>;
   /** Other names of this subcommand (`ls` for `list`). */

@@ -203,7 +203,8 @@ export const SYSTEM: SpecFamily = {
     summary: "print the date (an operand without + would set the clock)",
     options: [
       ...flags("--debug", "--resolution", "-R --rfc-email", "-u --utc --universal"),
-      ...values("-d --date", "--rfc-3339"),
+      opt("-d --date", { role: "plain", check: "date-string" }),
+      ...values("--rfc-3339"),
       ...optionals("-I --iso-8601"),
       opt("-f --file", { role: "read" }),
       opt("-r --reference", { role: "read" }),
@@ -213,7 +214,13 @@ export const SYSTEM: SpecFamily = {
     operands: [{ role: "plain", optional: true, pattern: "^\\+" }],
     tests: {
       readOnly: ["date", "date +%Y-%m-%d", "date -u -d @0"],
-      notReadOnly: ["date -s now", "date --s=now", "date 010100002030"],
+      notReadOnly: [
+        "date -s now",
+        "date --s=now",
+        "date 010100002030",
+        `date -d 'TZ="/home/u/.aws/credentials" now'`,
+        `date --date='TZ="x" 2020-01-01'`,
+      ],
     },
   },
   seq: {
