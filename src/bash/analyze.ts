@@ -14,7 +14,7 @@ import { runChecks, walkedCheck } from "./checks.ts";
 import { joinContinuations } from "./continuation.ts";
 import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
-import { inlineCode, shellPayloads } from "./inline-code.ts";
+import { inlineCode, runsComputedCommand, shellPayloads } from "./inline-code.ts";
 import { printedSecrets } from "./secret-output.ts";
 import { specFor } from "./specs/index.ts";
 import { classify } from "./classify.ts";
@@ -457,6 +457,7 @@ function evaluationRisks(name: string, args: string[]): string[] {
 function payloadScripts(j: Judged): Script[] {
   const out: Script[] = [];
   j.inline = inlineCode(j.name, j.args)?.code ?? null;
+  if (j.inline !== null && runsComputedCommand(j.inline)) j.command.runsComputed = true;
   for (const text of j.inline === null ? [] : shellPayloads(j.inline)) {
     out.push({ text, via: `${j.name} inline code`, env: {} });
   }

@@ -44,6 +44,8 @@ export interface SimpleCommand {
    * when it is not read-only: a program that reads commands there (`ed`, `vim -es`) may run them.
    */
   input?: string;
+  /** Its inline code runs a command it builds while it runs (`os.system("cu" + "rl")`): any program. */
+  runsComputed?: boolean;
 }
 
 /** A command the shipped default policy denies outright, with the reason shown to people. */

@@ -270,6 +270,13 @@ class Walker {
     for (const command of members) command.stages = next;
   }
 
+  /** A redirection with no command (`$(< file)`): kept as a command of its own, so its file is judged. */
+  private redirectAlone(node: Node, scope: Scope, depth: number, nested: string): void {
+    const at: RedirectContext = { scope, depth, out: [], subs: [], nested, extra: [] };
+    this.redirect(node, at);
+    this.push({ words: at.extra, assignments: [], redirects: at.out, subs: at.subs }, nested);
+  }
+
   private redirected(node: Node, scope: Scope, depth: number, nested?: string): void {
     const body = node.childForFieldName("body");
     const first = this.commands.length;
@@ -583,7 +590,11 @@ class Walker {
         out.dynamic = true;
         const via = node.child(0)?.type === "`" ? "`...`" : `${node.child(0)?.type ?? "$("}...)`;
         const first = this.commands.length;
-        for (const child of node.namedChildren) this.statement(child, new Map(scope), depth + 1, via);
+        for (const child of node.namedChildren) {
+          // `$(< file)` is bash's `$(cat file)`: a redirection alone, which reads the file.
+          if (child.type === "file_redirect") this.redirectAlone(child, new Map(scope), depth + 1, via);
+          else this.statement(child, new Map(scope), depth + 1, via);
+        }
         const inner = this.commands.slice(first);
         subs.push(...inner);
         // `$(echo rm)` is `rm` and `<(printf x)` is a file holding `x`: keep what they give when known.

@@ -464,11 +464,13 @@ function unwrapEnv(inv: Invocation, texts: string[], out: Out, depth: number): v
       i++;
       break;
     }
-    if (t === "-S" || t.startsWith("--split-string") || t.startsWith("-S")) {
+    // `-S STRING`, `-SSTRING`, and after flags that take no value: `-vS'curl x'`, `-iS STRING`.
+    const split = /^-[iv0]*S(.*)$/s.exec(t);
+    if (split || t.startsWith("--split-string")) {
       const eq = t.indexOf("=");
-      const text = t === "-S" || t === "--split-string"
+      const text = t === "--split-string" || split?.[1] === ""
         ? texts.slice(i + 1).join(" ")
-        : [t.startsWith("-S") ? t.slice(2) : t.slice(eq + 1), ...texts.slice(i + 1)].join(" ");
+        : [split ? split[1]! : t.slice(eq + 1), ...texts.slice(i + 1)].join(" ");
       inv.notes.push("env -S splits a string into a command");
       out.invocations.push(inv);
       out.scripts.push({ text, via: "env -S", env });

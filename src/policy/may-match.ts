@@ -5,8 +5,9 @@
  * match so; `$(echo git) push` or `cat list | xargs git` stays with the person when
  * `Bash(git push:*)` is denied. Pure.
  */
-import { basename } from "node:path";
-import { resolvePath } from "../tool/paths.ts";
+import { basename, resolve } from "node:path";
+import { expandPattern, resolvePath } from "../tool/paths.ts";
+import { hasPattern } from "../tool/shell-pattern.ts";
 import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import type { CommandTarget } from "./decide.ts";
@@ -51,10 +52,13 @@ function mayWrite(request: DecisionRequest, commands: readonly CommandTarget[], 
   if (writers.length === 0) return [];
   const names = new Set(writers.map((c) => basename(c.argv[0] ?? "")));
   const read = request.paths.filter((p) => p.access === "read" && names.has(basename(p.command ?? "")));
-  const inner = writers.flatMap((c) => c.argv.slice(1).flatMap(innerWords)).filter((w) => !/[*?]/.test(w));
+  const inner = writers.flatMap((c) => c.argv.slice(1).flatMap(innerWords));
+  // A pattern (`perl -pi -e ... *.txt`) is each file it matches now.
   const resolved = inner.flatMap((word) => {
     const one = resolvePath(word, { cwd: request.cwd, home });
-    return one.unresolved ? [] : [one.path];
+    if (one.unresolved) return [];
+    if (!hasPattern(word)) return [one.path];
+    return (expandPattern(one.raw) ?? []).map((file) => resolve(request.cwd, file));
   });
   return [...new Set([...read.flatMap((p) => (p.target ? [p.path, p.target] : [p.path])), ...resolved])];
 }
@@ -88,7 +92,8 @@ function openTexts(command: CommandTarget): string[] {
  * or the text fed to the command's input, a command may start after any blank or punctuation: editors,
  * pagers and interpreters run what their options, environment and input say
  * (`vim -c '!curl x'`, `LESSOPEN='|curl x %s'`, `emacs --eval '(shell-command "curl x")'`,
- * `sed 's/a/curl x/e'`, `ed <<< '!curl x'`). (npm's abbreviated commands are matched in full by
+ * `sed 's/a/curl x/e'`, `ed <<< '!curl x'`); inline code that builds its command while it runs
+ * (`os.system("cu" + "rl x")`) may run any. (npm's abbreviated commands are matched in full by
  * `commandMatches`.)
  */
 function hiddenCommandTexts(command: CommandTarget): string[] {
@@ -101,20 +106,22 @@ function hiddenCommandTexts(command: CommandTarget): string[] {
   };
   for (let i = 0; i < words.length; i++) {
     commandAt(words.slice(i));
-    const inner = innerWords(words[i]!);
+    const inner = innerWords(command.argv[i]!).map(asPattern);
     for (let k = 0; k < inner.length; k++) commandAt([...inner.slice(k), ...words.slice(i + 1)]);
   }
   const plain = words.filter((w) => !w.startsWith("-"));
   commandAt(plain);
+  // Code that builds the command it runs may run any: every command rule could match.
+  if (command.runsComputed) texts.push("*");
   for (const text of [...(command.envValues ?? []), ...(command.input ? [command.input] : [])]) {
-    const inner = innerWords(asPattern(text));
+    const inner = innerWords(text).map(asPattern);
     for (let k = 0; k < inner.length; k++) commandAt(inner.slice(k));
   }
   return texts;
 }
 
 /** Where a command may start inside a word: after blanks and the punctuation of shells and code. */
-const INNER_BOUNDARY = /[\s|&;()<>!`'"{}=+,:/\\$]+/;
+const INNER_BOUNDARY = /[\s|&;()<>!`'"{}=+,:/\\$[\]]+/;
 /** A word that holds more than a name or a path: text some program may read as commands. */
 const HOLDS_CODE = /[\s|&;()<>!`'"{}=+,:\\$]/;
 

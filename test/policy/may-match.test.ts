@@ -122,6 +122,12 @@ describe("the sandbox steps back when a deny or ask rule could match a command t
     "ed -s a.txt <<'EOF'\n!curl x\nEOF",
     "sed 'e curl x' a.txt",
     "PERL5OPT='-Mstrict;system(q(curl),q(x));' perl a.pl",
+    "env -vS'curl x'",
+    // Code that builds the command while it runs (each ran the stub too):
+    `python3 -c 'import os; os.system("cu" "rl x")'`,
+    `python3 -c 'import subprocess as s; s.call("cu"+"rl x", shell=True)'`,
+    `awk 'BEGIN{c="cu"; system(c "rl x")}'`,
+    `node -e 'require("child_process").execSync("cu"+"rl x")'`,
   ])("%s: an ask rule for the program it hides is met", async (command) => {
     const box = sandbox();
     const decision = await sandboxedDecision(box, command, { ask: ["Bash(curl:*)"] });
@@ -131,7 +137,15 @@ describe("the sandbox steps back when a deny or ask rule could match a command t
 
   test("a name or path that only contains the program's name is not a command", async () => {
     const box = sandbox();
-    for (const command of ["cat src/curl/notes.txt", "vim -c 'set nu' a.txt", "ed -s a.txt <<< 'w'"]) {
+    for (
+      const command of [
+        "cat src/curl/notes.txt",
+        "vim -c 'set nu' a.txt",
+        "ed -s a.txt <<< 'w'",
+        `python3 -c 'import os; print(os.getcwd())'`,
+        `python3 -c 'import subprocess; subprocess.run(["ls", "-l"])'`,
+      ]
+    ) {
       const decision = await sandboxedDecision(box, command, { ask: ["Bash(curl:*)"] });
       expect(decision.decision, `${command}: ${decision.reason}`).toBe("allow");
     }
@@ -176,4 +190,12 @@ describe("an Edit deny rule holds against programs that write the files they are
       expect(decision.decision, `${command}: ${decision.reason}`).toBe("allow");
     }
   });
+});
+
+test("a Read deny rule holds against $(< file), bash's $(cat file)", async () => {
+  const box = sandbox();
+  const decision = await sandboxedDecision(box, 'echo "$(< secrets/token)"', {
+    deny: ["Read(./secrets/**)"],
+  });
+  expect(decision.decision, decision.reason).toBe("deny");
 });
