@@ -326,7 +326,7 @@ class Walker {
       for (const child of node.children) {
         if (child.type === "file_descriptor") op += child.text;
         else if (!child.isNamed) op += child.type;
-        else if (target === undefined) target = this.word(child, scope, depth, subs);
+        else if (target === undefined) target = this.redirectWord(child, scope, depth, subs);
         else if (isNextDescriptor(node, child)) at.nextDescriptor = child.text;
         // tree-sitter reads the words after `cmd < file` into the redirection; bash gives them to cmd.
         else at.extra.push(...this.fields(child, scope, depth, subs));
@@ -492,6 +492,16 @@ class Walker {
   word(node: Node, scope: Scope, depth: number, subs: RawCommand[]): Word {
     const { split: _, ...word } = this.build(node, scope, depth, subs, false);
     return { ...word, text: unmarkBraces(word.text) };
+  }
+
+  /**
+   * A redirection's file: bash expands its braces, and writes when one word results
+   * (`> {a.txt,}` is `> a.txt`; two words are an ambiguous redirect, kept as written).
+   */
+  private redirectWord(node: Node, scope: Scope, depth: number, subs: RawCommand[]): Word {
+    const { split: _, ...word } = this.build(node, scope, depth, subs, false);
+    const words = word.text.includes(OPEN) ? expandBraces(word.text).filter((t) => t !== "") : [];
+    return { ...word, text: words.length === 1 ? words[0]! : unmarkBraces(word.text) };
   }
 
   /**

@@ -183,6 +183,14 @@ describe("an Edit deny rule holds against programs that write the files they are
     expect(unruled.decision).toBe(/^(tar|unzip) /.test(command) ? "ask" : "allow");
   });
 
+  test("a redirection's braces are expanded as bash does (real bash wrote a.txt for > {a.txt,})", async () => {
+    const box = sandbox();
+    for (const command of ["echo x > {a.txt,}", "echo x > {,a.txt}"]) {
+      const decision = await sandboxedDecision(box, command, { deny: ["Edit(./a.txt)"] });
+      expect(decision.decision, `${command}: ${decision.reason}`).toBe("deny");
+    }
+  });
+
   test("reading the file, or writing another, is not held up", async () => {
     const box = sandbox();
     for (const command of ["cat a.txt", "perl -pi -e s/a/b/ b.txt", "npm test"]) {
