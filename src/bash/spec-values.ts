@@ -126,9 +126,15 @@ function awkProgram(program: string): CheckResult {
 }
 
 /** A jq filter can read the environment (`env`, `$ENV`) and load modules; nothing else leaves jq. */
+/**
+ * `$` and a variable's name are two tokens to jq 1.6: blanks, newlines and `#` comments may stand
+ * between them (`$ ENV`, `$<tab>ENV`, `$ # x<newline>ENV` all read the environment).
+ */
+const JQ_ENV_VARIABLE = /\$(?:\s|#[^\n]*\n)*(?:ENV|__prog_args)\b/;
+
 function jqFilter(filter: string): CheckResult {
   // `env` and `$ENV` read the environment; `.env` is a field of the input.
-  if (/\$ENV\b|(?<![.\w$])env\b|\$__prog_args\b/.test(filter)) {
+  if (JQ_ENV_VARIABLE.test(filter) || /(?<![.\w$])env\b/.test(filter)) {
     return { problem: "the jq filter reads the environment, which holds secrets" };
   }
   if (/\b(?:import|include|modulemeta|get_search_list)\b/.test(filter)) {
