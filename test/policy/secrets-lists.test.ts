@@ -13,6 +13,7 @@ import { analyzerDeps, checkCall, withBashParser } from "../../src/cli/check-cal
 import { globalsFrom } from "../../src/cli/options.ts";
 import { decide } from "../../src/policy/decide.ts";
 import { buildRequest } from "../../src/policy/request.ts";
+import { COPY_FORMS } from "../../src/policy/editor-copies.ts";
 import { credentialPathOf } from "../../src/sandbox/credentials.ts";
 import { type Sandbox, sandbox } from "./helpers.ts";
 
@@ -65,6 +66,12 @@ describe("secrets-home: each credential location asks, for the Read tool and for
       }
     });
   }
+  test("an editor's copy of a credential file asks too", async () => {
+    for (const file of [".netrc~", ".pgpass.bak", ".my.cnf.swp", "#.git-credentials#", ".aws/credentials~"]) {
+      const decided = await readDecision(box, join(box.home, file));
+      expect(`${file}: ${verdict(decided)}`).toBe(`${file}: ask secrets-home`);
+    }
+  });
   test("a public key and the rest of the home are not on the list", async () => {
     mkdirSync(join(box.home, ".ssh"), { recursive: true });
     writeFileSync(join(box.home, ".ssh/id_ed25519.pub"), "ssh-ed25519 AAAA\n");
@@ -83,18 +90,13 @@ describe("secrets-home: each credential location asks, for the Read tool and for
 const SECRETS_FILE_EXAMPLES: Record<string, string[]> = {
   "Read(.env)": [".env", "app/.env"],
   "Read(.env.*)": [".env.local", ".env.production", ".env.swp", ".env.bak"],
-  "Read(.env~)": [".env~"],
-  "Read(#.env#)": ["#.env#"],
   "Read(*.env)": ["prod.env", "deploy/secrets.env"],
-  "Read(*.env~)": ["prod.env~"],
   "Read(.envrc)": [".envrc"],
-  "Read(.envrc~)": [".envrc~"],
   "Read(.envrc.*)": [".envrc.local", ".envrc.swp"],
   "Read(.dev.vars)": [".dev.vars", "worker/.dev.vars"],
   "Read(.dev.vars.*)": [".dev.vars.staging"],
   "Read(.secrets)": [".secrets"],
   "Read(.npmrc)": [".npmrc", "packages/a/.npmrc"],
-  "Read(.npmrc~)": [".npmrc~"],
   "Read(.yarnrc.yml)": [".yarnrc.yml"],
   "Read(.pypirc)": [".pypirc"],
   "Read(.netrc)": [".netrc"],
@@ -143,6 +145,8 @@ const SECRETS_FILE_EXAMPLES: Record<string, string[]> = {
 /** Look-alikes read in everyday work: none may ask. */
 const NOT_SECRETS = [
   "src/env.ts",
+  "src/env.ts~",
+  "#README.md#",
   "environment.yml",
   ".env.example",
   "app/.env.sample",
@@ -186,6 +190,19 @@ describe("secrets-files: each pattern asks for its examples, on the host and in 
       }
     });
   }
+  test("an editor's copy of each, in every form, asks too", async () => {
+    for (const [pattern, [file]] of Object.entries(SECRETS_FILE_EXAMPLES)) {
+      const dir = file!.includes("/") ? file!.slice(0, file!.lastIndexOf("/") + 1) : "";
+      const name = file!.slice(dir.length);
+      for (const { example: [copy, original] } of COPY_FORMS) {
+        const path = dir + copy.replace(original, name);
+        const decided = await bashDecision(box, `cat '${path}'`, true);
+        expect(`${pattern}: cat ${path}: ${verdict(decided)}`).toBe(
+          `${pattern}: cat ${path}: ask secrets-files`,
+        );
+      }
+    }
+  });
   test("look-alikes are read without asking", async () => {
     for (const file of NOT_SECRETS) {
       expect(`${file}: ${(await readDecision(box, file)).decision}`).toBe(`${file}: allow`);
