@@ -43,6 +43,7 @@ const CHECKERS: Record<Check, Checker> = {
     return risk ? { runs: risk } : {};
   },
   "kube-resource": kubeResource,
+  "kube-raw": kubeRawPath,
   "tar-archive": (text) =>
     // GNU tar reads `host:file` (a colon before any slash) through rsh, unless --force-local.
     /^[^/]*:/.test(text) ? { runs: "an archive name with a colon is remote: tar runs rsh to reach it" } : {},
@@ -53,6 +54,22 @@ const CHECKERS: Record<Check, Checker> = {
       ? {}
       : { problem: secretMessage(text) },
 };
+
+/**
+ * `kubectl get --raw URI` GETs an API path: one naming Secrets (`/api/v1/namespaces/x/secrets`) prints
+ * their values. The server decodes `%73ecrets` and drops the query, so the check does too.
+ */
+function kubeRawPath(uri: string): CheckResult {
+  let path = uri.split(/[?#]/)[0]!;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    return { problem: "kubectl get --raw: a URI that does not decode" };
+  }
+  return path.toLowerCase().split("/").includes("secrets")
+    ? { problem: "kubectl get --raw of the Secrets API prints their values" }
+    : {};
+}
 
 /**
  * `kubectl get` of Secrets prints their values with `-o yaml|json|jsonpath|go-template`: any word

@@ -61,6 +61,7 @@ export type Check =
   | "test-expression"
   | "secret-name"
   | "kube-resource"
+  | "kube-raw"
   | "tar-archive";
 
 export interface OptionSpec {
