@@ -41,6 +41,9 @@ export function isCredentialPath(path: string, home: string): boolean {
  * the tool's documented behaviour on an empty file.
  */
 export const READABLE_IN_SANDBOX: Readonly<Record<string, string>> = {
+  "~/.gitconfig": "git commit needs user.name and user.email; aliases and settings shape every git command",
+  "~/.config/git/config":
+    "git commit needs user.name and user.email; aliases and settings shape every git command",
   "~/.m2/settings.xml":
     'mvn refuses to start on an empty settings.xml ("Non-readable settings ... input contained no data")',
   "~/.config/composer/auth.json": "composer stops on an auth.json that is not valid JSON, before any command",

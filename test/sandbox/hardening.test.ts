@@ -82,6 +82,24 @@ describe.skipIf(!usable)("credential locations are unreadable by default", () =>
       expect(r.stdout.trim()).toBe("0");
     });
   }
+  test("toolrt's state dir (audit log, quarantine) is hidden as a whole", async () => {
+    const stateDir = join(dir, "state");
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(join(stateDir, "audit.jsonl"), `{"input":"${SECRET}"}\n`);
+    const profile = buildSandboxProfile({}, ws, { home });
+    const wrapped = await wrapCommand(profile, [
+      "/bin/sh",
+      "-c",
+      `cat '${stateDir}/audit.jsonl'; ls -A '${stateDir}'`,
+    ], {
+      cwd: ws,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      stateDir,
+    });
+    const r = await runWrapped(wrapped, ["ignore", "pipe", "pipe"]);
+    expect((r.stdout ?? "") + (r.stderr ?? "")).not.toContain(SECRET);
+    expect(r.stdout ?? "").not.toContain("audit.jsonl");
+  });
   test("sandbox.allowRead lets a listed one through, and only that one", async () => {
     const r = await run(`cat '${fileOf("~/.npmrc")}'; echo; cat '${fileOf("~/.netrc")}'`, {
       allowRead: ["~/.npmrc"],
