@@ -24,6 +24,8 @@ beforeAll(() => {
   writeFileSync(join(box.cwd, "web/.npmrc"), "registry=http://127.0.0.1:18766/\nlogs-dir=/tmp/x\n");
   mkdirSync(join(box.cwd, "yarnish"));
   writeFileSync(join(box.cwd, "yarnish/.yarnrc.yml"), "yarnPath: ./evil.cjs\n");
+  mkdirSync(join(box.cwd, "bunny"));
+  writeFileSync(join(box.cwd, "bunny/bunfig.toml"), '[install]\nregistry = "http://127.0.0.1:18766/"\n');
 });
 
 async function decision(command: string): Promise<string> {
@@ -75,13 +77,14 @@ describe("package managers under a config file in the workspace ask; elsewhere t
   for (const command of ["npm ls", "cd plain && npm why x"]) {
     test(command, async () => expect(await decision(command)).toBe("allow"));
   }
+  // (.npmrc and .yarnrc.yml are also secrets files by default: that rule's ask speaks first there.)
   test("the reason names the file and what it picks", async () => {
-    const command = "cd web && npm ls";
+    const command = "cd bunny && bun --version";
     const bash = await analyzeBash(command);
     const d = decide(
       buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, bash }),
       box.load().policy,
     );
-    expect(d.reason).toContain(`${join(box.cwd, "web/.npmrc")}, which picks the registry it contacts`);
+    expect(d.reason).toContain(`${join(box.cwd, "bunny/bunfig.toml")}, which picks the registry it contacts`);
   });
 });

@@ -232,7 +232,8 @@ const KUBE_OUTPUT = [
     "--show-kind",
   ),
   ...flags("--ignore-not-found", "--show-managed-fields", "-R --recursive"),
-  ...values("--chunk-size", "--subresource", "--raw"),
+  ...values("--chunk-size", "--subresource"),
+  opt("--raw", { role: "plain", check: "kube-raw" }),
   opt("-f --filename", { role: "read" }),
   opt("-k --kustomize", { role: "read" }),
 ];
@@ -326,6 +327,8 @@ const kubectl: CommandSpec = {
       "kubectl explain pods",
       "kubectl top pod",
       "kubectl version",
+      "kubectl get --raw /healthz",
+      "kubectl get --raw /api/v1/namespaces/default/pods",
       "kubectl delete pod api",
       "kubectl apply -f x.yaml",
       "kubectl get pods --kubeconfig /tmp/k",
@@ -334,6 +337,9 @@ const kubectl: CommandSpec = {
       "kubectl get secret/db -o jsonpath={.data}",
       "kubectl get pods,Secrets -o json",
       "kubectl get secret.v1. -o yaml",
+      "kubectl get --raw /api/v1/namespaces/default/secrets",
+      "kubectl get --raw=/api/v1/secrets?limit=1",
+      "kubectl get --raw /api/v1/namespaces/default/%73ecrets/db",
     ],
   },
 };
