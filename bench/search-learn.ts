@@ -7,9 +7,10 @@
  *                                          catalog's servers, score the queries for the other half
  *   bun bench/search-learn.ts --folds      seen tools: four-fold over the development queries
  *
- * Training pairs: the synthetic requests of fixtures/search/train (requests-a.jsonl for the servers
- * of half A, listed in servers-a.txt; requests-b.jsonl for the rest, half B; lines
- * `{"q","kind","tool":"server/tool"}`) and the tuning and development query sets (typo and prefix
+ * Training pairs: the synthetic requests of fixtures/search/train (requests-a.jsonl and
+ * requests-a2.jsonl for the servers of half A, listed in servers-a.txt; requests-b.jsonl and
+ * requests-b2.jsonl for the rest, half B; lines `{"q","kind","tool":"server/tool"}`, see the README
+ * there) and the tuning and development query sets (typo and prefix
  * queries left out: a misspelling is not vocabulary). The held-out sets are never trained on;
  * `--heldout` adds their unseen-tool totals. Every figure compares the same search with and
  * without the model.
@@ -49,7 +50,10 @@ function readRequests(file: string): TrainingPair[] {
   });
 }
 
-const requests = { a: readRequests("requests-a.jsonl"), b: readRequests("requests-b.jsonl") };
+const requests = {
+  a: [...readRequests("requests-a.jsonl"), ...readRequests("requests-a2.jsonl")],
+  b: [...readRequests("requests-b.jsonl"), ...readRequests("requests-b2.jsonl")],
+};
 const devQueries = DEV_SETS.flatMap((set) => sets[set]);
 const pairsOf = (queries: readonly Query[]): TrainingPair[] =>
   queries.filter((q) => !NOT_VOCABULARY.has(q.kind)).flatMap((q) =>

@@ -125,6 +125,7 @@ for (
     ["number", "number.ts"],
     ["servers", "servers.ts"],
     ["inputs", "inputs.ts"],
+    ["learned", "learned-terms.ts"],
   ]
 ) {
   report("search", {

@@ -27,17 +27,24 @@ export class TermModel {
 
 function parseTable(data: string): Map<string, readonly WeightedTerm[]> {
   const table = new Map<string, readonly WeightedTerm[]>();
-  for (const line of data.split("\n")) {
+  data.split("\n").forEach((line, i) => {
+    if (line === "") return;
     const [from, ...pairs] = line.split(" ");
-    if (!from || pairs.length === 0) continue;
     table.set(
-      from,
+      from!,
       pairs.map((pair) => {
         const at = pair.lastIndexOf(":");
-        return { term: pair.slice(0, at), weight: Number(pair.slice(at + 1)) };
+        const weight = Number(pair.slice(at + 1));
+        if (at <= 0 || !(weight > 0 && weight <= 1)) {
+          throw new Error(
+            `learned terms, line ${i + 1}: "${pair}" is not term:probability (0 < probability <= 1); ` +
+              "regenerate the table with bun bench/search-learn.ts --write",
+          );
+        }
+        return { term: pair.slice(0, at), weight };
       }),
     );
-  }
+  });
   return table;
 }
 
