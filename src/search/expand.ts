@@ -33,7 +33,7 @@ export interface SearchLayers {
   number: boolean;
   /** Re-ranking on the tool's required inputs against what the request gives (coordinates, an id...). */
   inputs: boolean;
-  /** The learned vocabulary model: "reimburse" also tries "refund" (see `term-model.ts`). */
+  /** The learned vocabulary model: "abandon" also tries "delete", "mouse" "hover" (see `term-model.ts`). */
   learned: boolean;
 }
 
@@ -90,8 +90,8 @@ const NEGATED_WEIGHT = 0.5;
 const KIND_WEIGHT = 0.7;
 
 /**
- * How much a learned term counts: twice its probability in the model, at most as much as a
- * synonym of the concept map (the model's 0.15 to 0.35 are its confident range).
+ * How much a learned term counts: twice its probability in the model (the table keeps 0.15 and
+ * up), at most what a synonym of the concept map counts.
  */
 function learnedWeight(probability: number): number {
   return Math.min(0.7, 2 * probability);
