@@ -541,7 +541,9 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       v.reasons.push(`${what} ${why ?? "reaches the network"}`);
       break;
     case "service":
-      v.reasons.push(`${what} ${why ?? "talks to the service its configuration names, over the network"}`);
+      // A read of the service the user's own configuration names (the registry, the cluster, GitHub)
+      // is what these subcommands are for; what decides where they go (a project .npmrc, a
+      // kubeconfig exec plugin, --server or --registry on the line) is judged on its own.
       break;
     case "varname":
     case "assign":

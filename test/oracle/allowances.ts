@@ -128,6 +128,12 @@ export const WRITES: readonly PathAllowance[] = [
     why:
       "git status, diff and describe refresh the index's stat cache (lock, write, rename): no tracked content changes",
   },
+  {
+    id: "tldr-cache",
+    paths: ["~/.cache/tldr", "~/.tldr", "~/.cache/tealdeer", "~/.cache/tldr-node-client"],
+    commands: ["tldr"],
+    why: "a tldr client keeps the pages it fetched in its own cache directory",
+  },
 ];
 
 /** Programs a named command may run as part of what it is: its own parts, not other tools. */
@@ -209,9 +215,9 @@ export const EXECS: readonly ExecAllowance[] = [
 ];
 
 /**
- * Connections a command makes on its own that carry nothing from the command line. A query of a
- * configured service (a registry, a cluster, GitHub) is not one: those subcommands have the spec
- * role `service` and are never auto-allowed on the host, so any such connection is a discrepancy.
+ * Connections a read-only command may make: its own update check, and the reads of the service the
+ * user's configuration names (spec role `service`: a registry, a cluster, GitHub, tldr's pages).
+ * A host named on the command line (`--registry`, `--server`, `-H`) is role `network` and asks.
  */
 export interface NetworkAllowance {
   id: string;
@@ -232,8 +238,28 @@ export const NETWORK: readonly NetworkAllowance[] = [
   {
     id: "package-manager-update-check",
     commands: ["npm", "npx", "pnpm", "yarn", "bun"],
+    why: "npm's own update check (once a week, sending no word of the command)",
+  },
+  {
+    id: "cluster-api",
+    commands: ["kubectl", "helm"],
     why:
-      "npm's own update check (once a week, sending no word of the command); view, search, ping, whoami, audit and outdated are refused by the spec",
+      "kubectl get/describe/logs ask the cluster API the user's kubeconfig names; the spec refuses --server",
+  },
+  {
+    id: "package-registry",
+    commands: ["npm", "pnpm", "yarn", "bun", "pip", "pip3"],
+    why: "view, search and ping query the registry the user's configuration names; --registry asks",
+  },
+  {
+    id: "github-api",
+    commands: ["gh"],
+    why: "gh's read-only subcommands ask the GitHub API as the logged-in user",
+  },
+  {
+    id: "tldr-pages",
+    commands: ["tldr"],
+    why: "tldr clients fetch a page missing from their cache from the pages' server, sending its name",
   },
 ];
 

@@ -6,7 +6,7 @@
  * Subcommands not listed are not read-only.
  */
 import type { CommandSpec, OptionSpec, SpecFamily } from "../spec.ts";
-import { flags, opt, values } from "./build.ts";
+import { effect, flags, opt, values } from "./build.ts";
 
 const ANY = [{ role: "plain", optional: true, repeat: true }] as const;
 const NONE: CommandSpec["operands"] = [];
@@ -26,7 +26,7 @@ const CONTAINER_GLOBAL: OptionSpec[] = [
   }),
   ...values("-l --log-level"),
   opt("-c --context", {
-    role: "service",
+    role: "network",
     why:
       "talks to the daemon of a context from the user's configuration, which may be remote (ssh://, tcp://)",
   }),
@@ -313,8 +313,7 @@ const kubectl: CommandSpec = {
     },
   },
   tests: {
-    readOnly: [],
-    notReadOnly: [
+    readOnly: [
       "kubectl version --client",
       "kubectl get --raw /api",
       "kubectl get pods -n prod -o wide",
@@ -329,6 +328,8 @@ const kubectl: CommandSpec = {
       "kubectl version",
       "kubectl get --raw /healthz",
       "kubectl get --raw /api/v1/namespaces/default/pods",
+    ],
+    notReadOnly: [
       "kubectl delete pod api",
       "kubectl apply -f x.yaml",
       "kubectl get pods --kubeconfig /tmp/k",
@@ -378,12 +379,13 @@ const GH_LIST = [
     "-m --mention",
   ),
   ...values("--milestone"),
-  ...flags("-w --web", "--draft", "-a --all", "--exclude-drafts", "--exclude-pre-releases"),
+  effect("-w --web", "program", "opens the page in a web browser"),
+  ...flags("--draft", "-a --all", "--exclude-drafts", "--exclude-pre-releases"),
 ];
 const GH_VIEW = [
   ...values("--json", "-q --jq", "-t --template", "-j --job", "-a --attempt", "-b --branch", "-r --ref"),
+  effect("-w --web", "program", "opens the page in a web browser"),
   ...flags(
-    "-w --web",
     "-c --comments",
     "--log",
     "--log-failed",
@@ -439,8 +441,8 @@ export const DEV: SpecFamily = {
       },
     },
     tests: {
-      readOnly: ["helm version --short"],
-      notReadOnly: ["helm install x y", "helm uninstall web", "helm list -A", "helm get values web"],
+      readOnly: ["helm list -A", "helm get values web", "helm version --short"],
+      notReadOnly: ["helm install x y", "helm uninstall web"],
     },
   },
   gh: {
@@ -461,8 +463,8 @@ export const DEV: SpecFamily = {
       help: ro("help"),
     },
     tests: {
-      readOnly: ["gh help", "gh --version"],
-      notReadOnly: ["gh pr merge 1", "gh api /x", "gh pr list", "gh issue view 17 -w", "gh run view 1 --log"],
+      readOnly: ["gh pr list", "gh run view 1 --log", "gh help", "gh --version"],
+      notReadOnly: ["gh pr merge 1", "gh api /x", "gh issue view 17 -w"],
     },
   },
   terraform: {

@@ -107,14 +107,19 @@ const js = (summary: string): CommandSpec => ({
   options: flags("-v --version"),
   subcommands: JS_READS,
   tests: {
-    readOnly: ["npm ls", "npm why react", "npm config get registry", "npm pkg get name"],
-    notReadOnly: [
+    readOnly: [
       "npm view react",
       "npm info react version",
       "npm v react",
       "npm search x",
       "npm ping",
       "npm whoami",
+      "npm ls",
+      "npm why react",
+      "npm config get registry",
+      "npm pkg get name",
+    ],
+    notReadOnly: [
       "npm install left-pad",
       "npm audit fix",
       "npm audit",
