@@ -32,8 +32,11 @@ function codexCalls(tool: string, input: unknown): MappedCall[] {
   const fields = fieldsOf(input);
   if (SHELL_TOOLS.has(tool)) {
     const command = commandText(fields?.command ?? fields?.cmd);
-    // The model may pick the directory (`workdir`, relative to the session's cwd): the command runs there.
-    return command === undefined ? [] : [{ tool: "Bash", input: { command }, ...runsIn(fields, "workdir") }];
+    // The model may pick the directory (`workdir`; `local_shell`: `working_directory`), relative to the
+    // session's cwd: the command runs there.
+    return command === undefined
+      ? []
+      : [{ tool: "Bash", input: { command }, ...runsIn(fields, "workdir", "working_directory") }];
   }
   if (tool === "apply_patch") {
     const patch = text(fields, "command", "input", "patch");
