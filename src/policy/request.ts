@@ -28,6 +28,11 @@ export interface CallDescription {
   tool: string;
   input: unknown;
   cwd: string;
+  /**
+   * Where a shell command starts when that is not `cwd`, the workspace root (a hook host's per-call
+   * working directory): its relative words, repositories and toolchain files are found from here.
+   */
+  dir?: string;
   additionalDirs?: string[];
   mode?: PermissionMode;
   agent?: { depth: number; type?: string };
@@ -52,6 +57,7 @@ export function buildRequest(
   const home = call.home ?? homedir();
   const realpath = options.realpath ?? realPathOfNearestExisting;
   const cwd = resolve(call.cwd);
+  const start = call.dir === undefined ? cwd : resolve(cwd, call.dir);
   const additionalDirs = (call.additionalDirs ?? []).map((dir) => resolvePath(dir, { cwd, home }).path);
   // A workspace reached through a symlink is not a symlinked file: targets inside its real path
   // are shown under the path it was given as.
@@ -67,7 +73,7 @@ export function buildRequest(
   const shell = call.tool === "Bash";
   const written = shell ? bashPaths(call.bash) : otherPaths(call, facts, readOnly);
   const paths = written.flatMap(({ glob, tree, ...access }) => {
-    const resolved = resolvePath(access.path, { cwd, home, shell });
+    const resolved = resolvePath(access.path, { cwd: start, home, shell });
     const unresolved = access.unresolved ?? resolved.unresolved;
     if (unresolved) return [{ ...access, path: resolved.path, unresolved }];
     return (glob ? patternFiles(resolved) : [resolved]).flatMap((one): PathAccess[] => {
@@ -88,7 +94,7 @@ export function buildRequest(
   });
   const realRoots = roots.map((r) => r.real);
   const repositories = (call.bash?.repositories ?? []).flatMap((use): PathAccess[] => {
-    const resolved = resolvePath(use.dir, { cwd, home, shell });
+    const resolved = resolvePath(use.dir, { cwd: start, home, shell });
     if (resolved.unresolved) {
       return [{ path: resolved.path, access: "read", command: use.command, unresolved: resolved.unresolved }];
     }
@@ -102,7 +108,7 @@ export function buildRequest(
     });
   });
   const toolchains = (call.bash?.toolchains ?? []).flatMap((use): PathAccess[] => {
-    const resolved = resolvePath(use.dir, { cwd, home, shell });
+    const resolved = resolvePath(use.dir, { cwd: start, home, shell });
     if (resolved.unresolved) return [];
     // `cd su? && cargo -V`: the directory bash picks is any the pattern matches.
     const starts = hasPattern(resolved.raw) ? patternFiles(resolved) : [resolved];
@@ -129,8 +135,17 @@ export function buildRequest(
       ? { permission: facts.permission }
       : {}),
     ...(facts.requiresUserInteraction ? { requiresUserInteraction: true } : {}),
-    ...(call.bash ? { bash: placedBash(call.bash, [cwd, ...roots.map((r) => r.real)], home, realpath) } : {}),
+    ...(call.bash ? { bash: placedBash(call.bash, startDirs(start, roots, realpath), home, realpath) } : {}),
   };
+}
+
+/** The directory a command starts in, as written and as resolved; in the workspace, every root's real path too. */
+function startDirs(
+  start: string,
+  roots: { dir: string; real: string }[],
+  realpath: (path: string) => string | undefined,
+): string[] {
+  return start === roots[0]?.dir ? [start, ...roots.map((r) => r.real)] : [start, realpath(start) ?? start];
 }
 
 /**
