@@ -16,7 +16,6 @@ export interface DiskPlan {
   plan: MountPlan;
   scan: ScanResult;
   git: GitLayout;
-  indexes: TreeIndexes;
 }
 
 /** The sandbox's part of the state dir: tree indexes and quarantine, private to the user. */
@@ -36,14 +35,14 @@ export function gitEntries(
 export function planOnDisk(
   profile: SandboxProfile,
   tempDir: string,
-  options: { stateDir?: string; indexes?: TreeIndexes } = {},
+  options: { stateDir?: string; scan?: ScanResult } = {},
 ): DiskPlan {
   const state = sandboxStateDir(options.stateDir);
-  const indexes = options.indexes ?? new TreeIndexes(join(state, "index"));
-  const scan = scanWritableRoots(profile.writableRoots, profile.denyRead, indexes);
+  const scan = options.scan ??
+    scanWritableRoots(profile.writableRoots, profile.denyRead, new TreeIndexes(join(state, "index")));
   timingMark("plan:scan");
   const git = gitLayout(gitEntries(scan, profile.writableRoots), profile.writableRoots);
   timingMark("plan:git");
   const plan = planMounts(profile, { kind: entryKind }, scan, tempDir, { git, stateDir: state });
-  return { plan, scan, git, indexes };
+  return { plan, scan, git };
 }
