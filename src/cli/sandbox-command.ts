@@ -266,7 +266,7 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
   }
   if (opts.explain) {
     const { explainSandbox } = await import("./sandbox-explain.ts");
-    return explainSandbox(profileOf(opts, cwd));
+    return await explainSandbox(profileOf(opts, cwd));
   }
   if (argv.length === 0) throw new UsageError("toolrt sandbox: no command given (put it after --)");
   // Bad flags are bad usage whether or not this machine has a sandbox: checked first.

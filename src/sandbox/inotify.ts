@@ -68,7 +68,16 @@ export class InotifyUnavailable extends Error {
   override name = "InotifyUnavailable";
 }
 
-export class Inotify {
+/** What the change watcher uses of an inotify instance (tests put a failing one in its place). */
+export interface InotifyLike {
+  /** The watch descriptor, or `{ errno }` when the watch could not be added. */
+  add(path: string, mask: number): number | { errno: number };
+  /** Every event queued now (none when the queue is empty). */
+  drain(): InotifyEvent[];
+  close(): void;
+}
+
+export class Inotify implements InotifyLike {
   private readonly c: Libc;
   private readonly fd: number;
   private readonly buffer = new Uint8Array(64 * 1024);

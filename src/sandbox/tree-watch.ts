@@ -38,6 +38,7 @@ import {
   IN_Q_OVERFLOW,
   IN_UNMOUNT,
   Inotify,
+  type InotifyLike,
 } from "./inotify.ts";
 import { scanGitEntries, type ScanResult, scanWritableRoots, TreeIndexes, type TreeSource } from "./scan.ts";
 import type { IndexedDir, TreeIndex } from "./tree-index.ts";
@@ -70,7 +71,7 @@ interface Watched {
 
 export class TreeWatch implements TreeSource {
   private readonly indexes: TreeIndexes;
-  private readonly inotify: Inotify | null = null;
+  private readonly inotify: InotifyLike | null = null;
   /** Set once for good: the watcher cannot be trusted any more (every scan revalidates in full). */
   private broken: string | null = null;
   private readonly watched = new Map<number, Watched>();
@@ -91,16 +92,16 @@ export class TreeWatch implements TreeSource {
   /**
    * `sandboxDir`: the sandbox's state dir (indexes are read from and, after full passes, written to
    * its `index/`; the barrier file lives in its `watch/`). `drainEveryMs`: also read the queue on
-   * a timer (unref'd), so bursts between scans overflow it less often.
+   * a timer (unref'd), so bursts between scans overflow it less often. `inotify`: for tests.
    */
-  constructor(sandboxDir: string, options: { drainEveryMs?: number } = {}) {
+  constructor(sandboxDir: string, options: { drainEveryMs?: number; inotify?: () => InotifyLike } = {}) {
     this.indexes = new TreeIndexes(join(sandboxDir, "index"));
     const dir = join(sandboxDir, "watch");
     this.barrierFile = join(dir, `barrier-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       closeSync(openSync(this.barrierFile, "wx", 0o600));
-      this.inotify = new Inotify();
+      this.inotify = options.inotify?.() ?? new Inotify();
       const wd = this.inotify.add(this.barrierFile, IN_MODIFY | IN_DONT_FOLLOW);
       if (typeof wd !== "number") throw new Error(`cannot watch its barrier file (errno ${wd.errno})`);
       this.barrierWd = wd;
@@ -192,7 +193,11 @@ export class TreeWatch implements TreeSource {
     } catch (error) {
       return this.lose(`the barrier file could not be written (${(error as Error).message})`, true);
     }
-    if (!this.absorb()) this.lose("the barrier's event was not read back: the watcher is not working", true);
+    const { barrier, overflowed } = this.absorb();
+    // An overflow drops events, the barrier's too; it is handled (every tree in full), not a fault.
+    if (!barrier && !overflowed) {
+      this.lose("the barrier's event was not read back: the watcher is not working", true);
+    }
     timingMark("watch:barrier");
   }
 
@@ -202,24 +207,27 @@ export class TreeWatch implements TreeSource {
     return reason ? { mode: "full", reason } : { mode: "events" };
   }
 
-  /** Reads the queue until it is empty, marking what changed; true when the barrier's event was among it. */
-  private absorb(): boolean {
-    if (!this.inotify || this.broken) return false;
+  /** Reads the queue until it is empty, marking what changed; says whether the barrier's event was among it. */
+  private absorb(): { barrier: boolean; overflowed: boolean } {
     let barrier = false;
+    let overflowed = false;
+    if (!this.inotify || this.broken) return { barrier, overflowed };
     let count = 0;
     for (;;) {
+      if (this.broken) return { barrier, overflowed }; // lost for good meanwhile: nothing more to read
       let events;
       try {
         events = this.inotify.drain();
       } catch (error) {
         this.lose((error as Error).message, true);
-        return false;
+        return { barrier, overflowed };
       }
-      if (events.length === 0) return barrier;
+      if (events.length === 0) return { barrier, overflowed };
       count += events.length;
       if (count > MAX_EVENTS_PER_DRAIN) this.lose("the inotify queue did not empty", false);
       for (const { wd, mask } of events) {
         if (mask & (IN_Q_OVERFLOW | IN_UNMOUNT)) {
+          overflowed = true;
           this.lose(
             mask & IN_Q_OVERFLOW
               ? "the inotify queue overflowed (more changes than fs.inotify.max_queued_events between runs)"
@@ -279,7 +287,7 @@ export class TreeWatch implements TreeSource {
       this.broken = reason;
       this.close();
     }
-    this.fullReason ??= reason;
+    this.fullReason = reason;
     for (const root of this.known) if (!this.needsFull.has(root)) this.needsFull.set(root, reason);
     this.cache = null;
   }

@@ -1,0 +1,160 @@
+/**
+ * The change watcher (`tree-watch.ts`): what changes between two scans is seen, and whenever it
+ * cannot vouch for what it did not look at (not synced yet, overflowed, watch limit, lost barrier)
+ * the scan revalidates in full and says why. In-process, no sandbox needed (inotify only).
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ENOSPC, Inotify, type InotifyLike } from "../../src/sandbox/inotify.ts";
+import { TreeWatch } from "../../src/sandbox/tree-watch.ts";
+
+const linux = process.platform === "linux";
+if (!linux) console.warn("skipping the change watcher's tests: inotify is Linux's");
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-watch-")));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+let n = 0;
+
+/** A workspace with two links of one file inside it, a plain file, and a dir outside. */
+function fixture() {
+  const dir = join(base, `case-${n++}`);
+  const ws = join(dir, "ws");
+  const outside = join(dir, "outside");
+  mkdirSync(join(ws, "src", "deep"), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(join(ws, "src", "twin-a"), "t");
+  linkSync(join(ws, "src", "twin-a"), join(ws, "src", "deep", "twin-b"));
+  writeFileSync(join(ws, "src", "plain"), "p");
+  writeFileSync(join(outside, "victim"), "v");
+  const watches: TreeWatch[] = [];
+  const watch = (options: ConstructorParameters<typeof TreeWatch>[1] = {}) => {
+    const w = new TreeWatch(join(dir, "state", "sandbox"), options);
+    watches.push(w);
+    return w;
+  };
+  const close = () => watches.forEach((w) => w.close());
+  return { ws, outside, watch, close };
+}
+
+describe.if(linux)("TreeWatch", () => {
+  test("its first scan of a tree is a full one, the next ones go by events", () => {
+    const { ws, watch, close } = fixture();
+    const w = watch();
+    expect(w.scan([ws], []).revalidation).toEqual({
+      mode: "full",
+      reason: "the watcher has not read this tree yet",
+    });
+    expect(w.scan([ws], []).revalidation).toEqual({ mode: "events" });
+    close();
+  });
+
+  test("a hard link made outside to a file of the tree between two scans is seen by the next one", () => {
+    const { ws, outside, watch, close } = fixture();
+    const w = watch();
+    w.scan([ws], []);
+    expect(w.scan([ws], []).scan.linkedOutside).toEqual([]); // both links inside
+    linkSync(join(ws, "src", "twin-a"), join(outside, "third"));
+    const next = w.scan([ws], []);
+    expect(next.revalidation).toEqual({ mode: "events" });
+    expect(next.scan.linkedOutside).toEqual([join(ws, "src", "deep", "twin-b"), join(ws, "src", "twin-a")]);
+    close();
+  });
+
+  test("a hard link to an outside file made in the tree, and a new repository, are seen", () => {
+    const { ws, outside, watch, close } = fixture();
+    const w = watch();
+    w.scan([ws], []);
+    linkSync(join(outside, "victim"), join(ws, "src", "deep", "looks-innocent"));
+    mkdirSync(join(ws, "src", "nested", ".git"), { recursive: true });
+    const next = w.scan([ws], []).scan;
+    expect(next.linkedOutside).toContain(join(ws, "src", "deep", "looks-innocent"));
+    expect(next.nestedGitDirs).toEqual([join(ws, "src", "nested", ".git")]);
+    // and what a run changes is seen after it
+    mkdirSync(join(ws, "made-by-the-command", ".git"), { recursive: true });
+    expect(w.gitEntries([ws]).nestedGitDirs).toEqual([
+      join(ws, "made-by-the-command", ".git"),
+      join(ws, "src", "nested", ".git"),
+    ]);
+    close();
+  });
+
+  test("a directory moved away and another put in its place is read again", () => {
+    const { ws, outside, watch, close } = fixture();
+    const w = watch();
+    w.scan([ws], []);
+    const swap = join(ws, "swap");
+    mkdirSync(join(swap, "pkg"), { recursive: true });
+    linkSync(join(outside, "victim"), join(swap, "pkg", "linked"));
+    rmSync(join(ws, "src"), { recursive: true });
+    // `swap` becomes `src`: a known path, a new inode
+    Bun.spawnSync(["mv", swap, join(ws, "src")]);
+    expect(w.scan([ws], []).scan.linkedOutside).toEqual([join(ws, "src", "pkg", "linked")]);
+    close();
+  });
+
+  test("a queue overflow makes the next scan a full one that still sees every change", () => {
+    const limit = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
+    if (limit > 100_000) {
+      console.warn(`skipping the overflow test: max_queued_events is ${limit}, too many events to make`);
+      return;
+    }
+    const { ws, outside, watch, close } = fixture();
+    const w = watch();
+    w.scan([ws], []);
+    const burst = join(ws, "burst");
+    mkdirSync(burst);
+    w.scan([ws], []); // the burst dir is watched
+    for (let i = 0; i <= limit / 2 + 100; i++) {
+      writeFileSync(join(burst, `f${i}`), "");
+      rmSync(join(burst, `f${i}`));
+    }
+    linkSync(join(outside, "victim"), join(ws, "src", "after-the-burst"));
+    const next = w.scan([ws], []);
+    expect(next.revalidation.mode).toBe("full");
+    expect(next.revalidation.reason).toContain("overflowed");
+    expect(next.scan.linkedOutside).toContain(join(ws, "src", "after-the-burst"));
+    expect(w.scan([ws], []).revalidation).toEqual({ mode: "events" }); // synced again
+    close();
+  });
+
+  test("when the watch limit is reached, every scan is a full one and says what to raise", () => {
+    const { ws, outside, watch, close } = fixture();
+    // A real inotify instance whose directory watches beyond the first two fail as at the limit.
+    const limited = (): InotifyLike => {
+      const real = new Inotify();
+      let dirs = 0;
+      return {
+        add: (path, mask) => (mask & 0x100 && ++dirs > 2 ? { errno: ENOSPC } : real.add(path, mask)),
+        drain: () => real.drain(),
+        close: () => real.close(),
+      };
+    };
+    const w = watch({ inotify: limited });
+    const first = w.scan([ws], []);
+    expect(first.revalidation.mode).toBe("full");
+    expect(first.revalidation.reason).toContain("fs.inotify.max_user_watches");
+    linkSync(join(outside, "victim"), join(ws, "src", "deep", "later"));
+    const next = w.scan([ws], []);
+    expect(next.revalidation.mode).toBe("full");
+    expect(next.scan.linkedOutside).toContain(join(ws, "src", "deep", "later"));
+    close();
+  });
+
+  test("a watcher whose barrier is lost stops vouching: full scans from then on", () => {
+    const { ws, outside, watch, close } = fixture();
+    const w = watch();
+    w.scan([ws], []);
+    // Its private barrier file removed: the barrier's write is no longer an event it reads.
+    const watchDir = join(ws, "..", "state", "sandbox", "watch");
+    for (const name of Array.from(new Bun.Glob("barrier-*").scanSync(watchDir))) rmSync(join(watchDir, name));
+    linkSync(join(outside, "victim"), join(ws, "src", "deep", "unseen-by-events"));
+    const next = w.scan([ws], []);
+    expect(next.revalidation.mode).toBe("full");
+    expect(next.revalidation.reason).toContain("barrier");
+    expect(next.scan.linkedOutside).toContain(join(ws, "src", "deep", "unseen-by-events"));
+    expect(w.scan([ws], []).revalidation.mode).toBe("full");
+    close();
+  });
+});
