@@ -10,7 +10,8 @@
  *   new objects next to hard-linked ones (`git clone --local`);
  * - directories that could not be read: nothing below them is known, so they are made read-only.
  * Symbolic links are never followed. A refresh costs one lstat per directory, a readdir per changed
- * directory and an lstat per file in those and per known multi-linked file; never a refusal.
+ * directory and an lstat per file in those and per known multi-linked file; never a refusal. With a
+ * change watcher (`tree-watch.ts`) only the directories it saw change are looked at.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -13,7 +13,8 @@
  *
  * Not seen without a readdir: a file of an unchanged directory that gets a new hard link from
  * outside (its own change time moves, its directory's does not). The multi-linked files already
- * known are lstat-ed on every refresh; see the README for what this leaves.
+ * known are lstat-ed on every refresh; see the README for what this leaves. A change watcher
+ * (`tree-watch.ts`) passes `trusted` and `watch` to skip what it saw no event for.
  */
 import { lstatSync, readdirSync } from "node:fs";
 
