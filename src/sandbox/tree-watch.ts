@@ -17,7 +17,8 @@
  * Not seen (as without it): a file of the trees that had one link and gets a second one from outside
  * (its directory does not change; only a watch on every file would see it).
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { leftoverOwnerGone, pidNamespace } from "./alive.ts";
 import { dirname, join } from "node:path";
 import {
   EACCES,
@@ -97,9 +98,11 @@ export class TreeWatch implements TreeSource {
   constructor(sandboxDir: string, options: { drainEveryMs?: number; inotify?: () => InotifyLike } = {}) {
     this.indexes = new TreeIndexes(join(sandboxDir, "index"));
     const dir = join(sandboxDir, "watch");
-    this.barrierFile = join(dir, `barrier-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
+    const name = `barrier-${pidNamespace()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    this.barrierFile = join(dir, name);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
+      sweepBarriers(dir);
       closeSync(openSync(this.barrierFile, "wx", 0o600));
       this.inotify = options.inotify?.() ?? new Inotify();
       const wd = this.inotify.add(this.barrierFile, IN_MODIFY | IN_DONT_FOLLOW);
@@ -290,6 +293,14 @@ export class TreeWatch implements TreeSource {
     this.fullReason = reason;
     for (const root of this.known) if (!this.needsFull.has(root)) this.needsFull.set(root, reason);
     this.cache = null;
+  }
+}
+
+/** Removes the barrier files of watchers whose process is gone (killed before `close`). */
+function sweepBarriers(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const [, namespace, pid] = /^barrier-(\d+)-(\d+)-/.exec(name) ?? [];
+    if (namespace && leftoverOwnerGone(namespace, Number(pid))) rmSync(join(dir, name), { force: true });
   }
 }
 

@@ -4,7 +4,17 @@
  * the scan revalidates in full and says why. In-process, no sandbox needed (inotify only).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ENOSPC, Inotify, type InotifyLike } from "../../src/sandbox/inotify.ts";
@@ -29,13 +39,14 @@ function fixture() {
   writeFileSync(join(ws, "src", "plain"), "p");
   writeFileSync(join(outside, "victim"), "v");
   const watches: TreeWatch[] = [];
+  const sandboxDir = join(dir, "state", "sandbox");
   const watch = (options: ConstructorParameters<typeof TreeWatch>[1] = {}) => {
-    const w = new TreeWatch(join(dir, "state", "sandbox"), options);
+    const w = new TreeWatch(sandboxDir, options);
     watches.push(w);
     return w;
   };
   const close = () => watches.forEach((w) => w.close());
-  return { ws, outside, watch, close };
+  return { ws, outside, watch, close, watchDir: join(sandboxDir, "watch") };
 }
 
 describe.if(linux)("TreeWatch", () => {
@@ -142,12 +153,27 @@ describe.if(linux)("TreeWatch", () => {
     close();
   });
 
+  test("barrier files of watchers whose process is gone are removed, live ones kept", () => {
+    const { watch, close, watchDir } = fixture();
+    watch().close(); // makes the state dir
+    const gone = Bun.spawnSync(["true"]).pid;
+    const live = Bun.spawn(["sleep", "30"]);
+    const namespace = readlinkSync("/proc/self/ns/pid").match(/\d+/)![0];
+    writeFileSync(join(watchDir, `barrier-${namespace}-${gone}-deadbeef`), "");
+    writeFileSync(join(watchDir, `barrier-${namespace}-${live.pid}-cafecafe`), "");
+    watch();
+    const left = readdirSync(watchDir);
+    live.kill();
+    expect(left).toContain(`barrier-${namespace}-${live.pid}-cafecafe`);
+    expect(left).not.toContain(`barrier-${namespace}-${gone}-deadbeef`);
+    close();
+  });
+
   test("a watcher whose barrier is lost stops vouching: full scans from then on", () => {
-    const { ws, outside, watch, close } = fixture();
+    const { ws, outside, watch, close, watchDir } = fixture();
     const w = watch();
     w.scan([ws], []);
     // Its private barrier file removed: the barrier's write is no longer an event it reads.
-    const watchDir = join(ws, "..", "state", "sandbox", "watch");
     for (const name of Array.from(new Bun.Glob("barrier-*").scanSync(watchDir))) rmSync(join(watchDir, name));
     linkSync(join(outside, "victim"), join(ws, "src", "deep", "unseen-by-events"));
     const next = w.scan([ws], []);
