@@ -121,9 +121,7 @@ export class TreeWatch implements TreeSource {
   scan(roots: string[], denyRead: string[]): WatchedScan {
     this.begin();
     const key = JSON.stringify([roots, denyRead]);
-    const quiet = this.dirty.size === 0 && this.unwatched.size === 0 && this.needsFull.size === 0 &&
-      !this.fullReason;
-    if (this.cache?.key === key && quiet) {
+    if (this.cache?.key === key && this.quiet([...roots, ...denyRead])) {
       timingMark("watch:unchanged");
       return { scan: this.cache.scan, revalidation: { mode: "events" } };
     }
@@ -137,9 +135,9 @@ export class TreeWatch implements TreeSource {
     roots: string[],
   ): Pick<ScanResult, "nestedGitDirs" | "gitPointers"> & { revalidation: Revalidation } {
     this.begin();
-    if (this.cache && this.dirty.size === 0 && this.unwatched.size === 0 && this.needsFull.size === 0) {
+    if (this.cache && this.quiet(roots)) {
       const { nestedGitDirs, gitPointers } = this.cache.scan;
-      if (!this.fullReason) return { nestedGitDirs, gitPointers, revalidation: { mode: "events" } };
+      return { nestedGitDirs, gitPointers, revalidation: { mode: "events" } };
     }
     // Something changed: the before-run scan's cache no longer holds.
     this.cache = null;
@@ -169,6 +167,19 @@ export class TreeWatch implements TreeSource {
       }
     }
     return index;
+  }
+
+  /**
+   * Whether nothing in `trees` needs a look: no event, no unwatched directory, no full pass due, no
+   * doubt raised by this scan's barrier. Events outside them (another root's, a root's parent) do not
+   * count.
+   */
+  private quiet(trees: string[]): boolean {
+    if (this.fullReason || trees.some((t) => this.needsFull.has(t))) return false;
+    const inside = (path: string) => trees.some((t) => path === t || path.startsWith(`${t}/`));
+    for (const path of this.dirty) if (inside(path)) return false;
+    for (const path of this.unwatched) if (inside(path)) return false;
+    return true;
   }
 
   /** The reason scans revalidate in full for good, or null while the watcher works. */
