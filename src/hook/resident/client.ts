@@ -4,6 +4,7 @@
  * process `process.stdout` and `node:net` cost several milliseconds to initialise, `node:fs` about one.
  */
 import { HELPER_ARGV } from "../args.ts";
+import { peerIsUid } from "./peer.ts";
 import { decodeReply, encodeLine, type HelperRequest, startMarker } from "./socket.ts";
 
 /** The helper's answer, or whether to start one (none listens, or the one there stopped answering). */
@@ -30,7 +31,8 @@ export async function askHelper(
 /**
  * Sends one request line to the resident process at `socket` and returns its reply line. It is
  * used only in a directory this user owns that nobody else may write (so no one else can put or
- * swap a socket there), and only if it is a socket this user owns that nobody else may open. Any
+ * swap a socket there), only if it is a socket this user owns that nobody else may open, and only
+ * if the process that accepted runs as this user (`peer.ts`). Any
  * error or timeout is no answer (`start`: whether starting one could help). One that does not
  * answer in time loses its socket: it leaves at its next look, and the next call starts another.
  */
@@ -66,6 +68,8 @@ export async function askResident(
         open: (opened) => {
           connection = opened;
           if (done) opened.terminate();
+          // Bun's socket carries its descriptor; the process there must be this user's.
+          else if (!peerIsUid((opened as { fd?: unknown }).fd, uid)) finish({ start: false });
           else opened.write(line);
         },
         data: (_, chunk) => {

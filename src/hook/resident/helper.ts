@@ -8,6 +8,7 @@
 import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
+import { peerIsUid } from "./peer.ts";
 import { decodeRequest, encodeLine, type HelperRequest, startMarker } from "./socket.ts";
 
 export interface HelperOptions {
@@ -65,7 +66,10 @@ export async function serveResident(options: ResidentOptions): Promise<void> {
       busy--;
       lastCall = Date.now();
     });
-    serveConnection(connection, options.handle);
+    // Only this user's processes are answered (the socket's modes say so too; this asks the kernel).
+    const fd = (connection as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+    if (peerIsUid(fd, process.getuid?.() ?? -1)) serveConnection(connection, options.handle);
+    else connection.destroy();
   });
   const inode = await bind(server, options.socket);
   rmSync(startMarker(options.socket), { force: true });
