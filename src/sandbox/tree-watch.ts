@@ -5,8 +5,8 @@
  * renamed, its own attributes) and per known multi-linked file (its link count), added before the
  * directory or file is read, so whatever changes after the read is an event.
  *
- * Before each scan, the barrier: a write to a private file this watcher also watches, then the
- * queue read until it is empty. The kernel queues an event during the system call that makes the
+ * Before each scan, the barrier: a write to a private file this watcher also watches (kept open,
+ * written in place), then the queue read until it is empty. The kernel queues an event during the system call that makes the
  * change, so every change completed before the scan started is read by then; the barrier's own
  * event must be among them, or the watcher is not working and the scan revalidates in full.
  *
@@ -84,6 +84,8 @@ export class TreeWatch implements TreeSource {
   private readonly needsFull = new Map<string, string>();
   private readonly known = new Set<string>();
   private readonly barrierFile: string;
+  /** Kept open: one write in place per barrier (an open with O_TRUNC waits for ext4's flush of it). */
+  private barrierFd = -1;
   private barrierWd = -1;
   /** The reason the current scan is not by events, if any. */
   private fullReason: string | null = null;
@@ -103,7 +105,7 @@ export class TreeWatch implements TreeSource {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       sweepBarriers(dir);
-      closeSync(openSync(this.barrierFile, "wx", 0o600));
+      this.barrierFd = openSync(this.barrierFile, "wx", 0o600);
       this.inotify = options.inotify?.() ?? new Inotify();
       const wd = this.inotify.add(this.barrierFile, IN_MODIFY | IN_DONT_FOLLOW);
       if (typeof wd !== "number") throw new Error(`cannot watch its barrier file (errno ${wd.errno})`);
@@ -190,6 +192,8 @@ export class TreeWatch implements TreeSource {
   close(): void {
     if (this.drainTimer) clearInterval(this.drainTimer);
     this.inotify?.close();
+    if (this.barrierFd >= 0) closeSync(this.barrierFd);
+    this.barrierFd = -1;
     rmSync(this.barrierFile, { force: true });
   }
 
@@ -198,12 +202,7 @@ export class TreeWatch implements TreeSource {
     this.fullReason = null;
     if (this.broken || !this.inotify) return;
     try {
-      const fd = openSync(this.barrierFile, "w");
-      try {
-        writeSync(fd, String(Date.now()));
-      } finally {
-        closeSync(fd);
-      }
+      writeSync(this.barrierFd, "b", 0);
     } catch (error) {
       return this.lose(`the barrier file could not be written (${(error as Error).message})`, true);
     }
