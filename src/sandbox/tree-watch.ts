@@ -56,6 +56,11 @@ export interface Revalidation {
 export interface WatchedScan {
   scan: ScanResult;
   revalidation: Revalidation;
+  /**
+   * The watcher's count of events so far, unique to this watcher (absent without a working one):
+   * given back after the run, it tells whether anything at all changed in between.
+   */
+  generation?: string;
 }
 
 const DIR_EVENTS = IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF |
@@ -90,6 +95,9 @@ export class TreeWatch implements TreeSource {
   /** The reason the current scan is not by events, if any. */
   private fullReason: string | null = null;
   private cache: { key: string; scan: ScanResult } | null = null;
+  /** Events read so far; with `instance`, the generation a run compares before and after. */
+  private events = 0;
+  private readonly instance = crypto.randomUUID();
   private drainTimer: ReturnType<typeof setInterval> | null = null;
 
   /**
@@ -125,21 +133,33 @@ export class TreeWatch implements TreeSource {
     const key = JSON.stringify([roots, denyRead]);
     if (this.cache?.key === key && this.quiet([...roots, ...denyRead])) {
       timingMark("watch:unchanged");
-      return { scan: this.cache.scan, revalidation: { mode: "events" } };
+      return { scan: this.cache.scan, revalidation: { mode: "events" }, generation: this.generation() };
     }
     const scan = scanWritableRoots(roots, denyRead, this);
     this.cache = this.broken ? null : { key, scan };
-    return { scan, revalidation: this.end() };
+    const revalidation = this.end();
+    return { scan, revalidation, ...(this.broken ? {} : { generation: this.generation() }) };
   }
 
-  /** After a run: the `.git` entries of the roots as they are now. */
+  /**
+   * After a run: the `.git` entries of the roots as they are now. `unchanged` when `since` (the
+   * before-run scan's generation) is still current: not one event in any watched tree since, so the
+   * command created, removed or renamed nothing.
+   */
   gitEntries(
     roots: string[],
-  ): Pick<ScanResult, "nestedGitDirs" | "gitPointers"> & { revalidation: Revalidation } {
+    since?: string,
+  ): Pick<ScanResult, "nestedGitDirs" | "gitPointers"> & { revalidation: Revalidation; unchanged?: boolean } {
     this.begin();
     if (this.cache && this.quiet(roots)) {
       const { nestedGitDirs, gitPointers } = this.cache.scan;
-      return { nestedGitDirs, gitPointers, revalidation: { mode: "events" } };
+      const unchanged = !this.broken && since === this.generation();
+      return {
+        nestedGitDirs,
+        gitPointers,
+        revalidation: { mode: "events" },
+        ...(unchanged ? { unchanged } : {}),
+      };
     }
     // Something changed: the before-run scan's cache no longer holds.
     this.cache = null;
@@ -182,6 +202,10 @@ export class TreeWatch implements TreeSource {
     for (const path of this.dirty) if (inside(path)) return false;
     for (const path of this.unwatched) if (inside(path)) return false;
     return true;
+  }
+
+  private generation(): string {
+    return `${this.instance}:${this.events}`;
   }
 
   /** The reason scans revalidate in full for good, or null while the watcher works. */
@@ -254,6 +278,7 @@ export class TreeWatch implements TreeSource {
           barrier = true;
           continue;
         }
+        this.events++; // any other event, even of a path no longer in a tree: a new generation
         const watched = this.watched.get(wd);
         if (!watched) continue;
         for (const path of watched.paths) {
@@ -301,6 +326,7 @@ export class TreeWatch implements TreeSource {
       this.close();
     }
     this.fullReason = reason;
+    this.events++;
     for (const root of this.known) if (!this.needsFull.has(root)) this.needsFull.set(root, reason);
     this.cache = null;
   }

@@ -26,12 +26,17 @@ import { type Revalidation, TreeWatch, type WatchedScan } from "./tree-watch.ts"
 /** What a run asks of a scanner: the scan before it, the `.git` entries after it. */
 export interface TreeScanner {
   scan(roots: string[], denyRead: string[]): WatchedScan | Promise<WatchedScan>;
-  gitEntries(roots: string[]): GitEntries | Promise<GitEntries>;
+  /** `since`: the before-run scan's `generation`, if any (see `TreeWatch.gitEntries`). */
+  gitEntries(roots: string[], since?: string): GitEntries | Promise<GitEntries>;
   /** Called once the run is over (a client starts the watcher then, if none answered). */
   finish?(): void | Promise<void>;
 }
 
-export type GitEntries = Pick<ScanResult, "nestedGitDirs" | "gitPointers"> & { revalidation: Revalidation };
+export type GitEntries = Pick<ScanResult, "nestedGitDirs" | "gitPointers"> & {
+  revalidation: Revalidation;
+  /** Nothing was created, removed or renamed in the watched trees since the before-run scan. */
+  unchanged?: boolean;
+};
 
 /** Every directory is looked at (one lstat each): the scanner without a watcher. */
 export class FullScanner implements TreeScanner {
@@ -53,8 +58,8 @@ export class InProcessScanner implements TreeScanner {
   scan(roots: string[], denyRead: string[]): WatchedScan {
     return this.watch.scan(roots, denyRead);
   }
-  gitEntries(roots: string[]): GitEntries {
-    return this.watch.gitEntries(roots);
+  gitEntries(roots: string[], since?: string): GitEntries {
+    return this.watch.gitEntries(roots, since);
   }
 }
 
@@ -63,9 +68,10 @@ interface WatchRequest {
   op: "scan" | "git";
   roots: string[];
   denyRead: string[];
+  since?: string;
 }
 
-type WatchReply = { scan: ScanResult; revalidation: Revalidation } | { git: GitEntries };
+type WatchReply = WatchedScan | { git: GitEntries };
 
 /** Unix socket paths longer than this do not fit `sockaddr_un` everywhere: no watcher then. */
 const MAX_SOCKET_PATH = 100;
@@ -130,9 +136,10 @@ export class WatchClient implements TreeScanner {
     return scanned;
   }
 
-  async gitEntries(roots: string[]): Promise<GitEntries> {
+  async gitEntries(roots: string[], since?: string): Promise<GitEntries> {
     if (!this.fallback) {
-      const reply = await this.ask({ build: build(), op: "git", roots, denyRead: this.trees.denyRead });
+      const request = { build: build(), op: "git" as const, roots, denyRead: this.trees.denyRead };
+      const reply = await this.ask(since === undefined ? request : { ...request, since });
       if (reply && "git" in reply) return reply.git;
     }
     return this.full().gitEntries(roots);
@@ -241,7 +248,7 @@ export async function runWatcher(specText: string | undefined): Promise<number> 
       if (!request || request.build !== build() || !sameTrees(request, spec)) return undefined;
       const reply: WatchReply = request.op === "scan"
         ? watch.scan(request.roots, request.denyRead)
-        : { git: watch.gitEntries(request.roots) };
+        : { git: watch.gitEntries(request.roots, request.since) };
       return `${JSON.stringify(reply)}\n`;
     },
   });
@@ -253,7 +260,8 @@ function parseRequest(line: string): WatchRequest | null {
   try {
     const value = JSON.parse(line) as WatchRequest;
     const strings = (list: unknown) => Array.isArray(list) && list.every((s) => typeof s === "string");
-    return (value.op === "scan" || value.op === "git") && strings(value.roots) && strings(value.denyRead)
+    return (value.op === "scan" || value.op === "git") && strings(value.roots) && strings(value.denyRead) &&
+        (value.since === undefined || typeof value.since === "string")
       ? value
       : null;
   } catch {

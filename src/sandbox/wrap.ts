@@ -204,8 +204,11 @@ async function linuxCommand(
   if (plan.refusals.length) throw new SandboxRefusedError(plan.refusals);
   cleanups.unshift(async () => {
     timingMark("cleanup:start");
-    const after = await scanner.gitEntries(profile.writableRoots);
+    const after = await scanner.gitEntries(profile.writableRoots, scanned.generation);
     timingMark("cleanup:scan");
+    // The watcher saw no event in the trees during the run: nothing was created at a protected path,
+    // no repository made, no link repointed (each of these is an event).
+    if (after.unchanged) return await scanner.finish?.();
     const entriesAfter = gitEntries(after, profile.writableRoots);
     const moved = quarantineAfterRun({
       roots: profile.writableRoots,

@@ -91,6 +91,21 @@ describe.if(linux)("TreeWatch", () => {
     close();
   });
 
+  test("a run is `unchanged` only if not one event came since its scan, whoever scanned meanwhile", () => {
+    const { ws, watch, close } = fixture();
+    const w = watch();
+    w.scan([ws], []);
+    const quiet = w.scan([ws], []).generation!;
+    expect(w.gitEntries([ws], quiet).unchanged).toBe(true);
+    const long = w.scan([ws], []).generation!; // a long run starts
+    writeFileSync(join(ws, "src", ".bashrc"), "made by the long run");
+    w.scan([ws], []); // another run's scan reads the event (and clears it) meanwhile
+    expect(w.gitEntries([ws], long).unchanged).toBeUndefined();
+    // and another watcher's generation never matches this one's
+    expect(watch().gitEntries([ws], w.scan([ws], []).generation).unchanged).toBeUndefined();
+    close();
+  });
+
   test("a directory moved away and another put in its place is read again", () => {
     const { ws, outside, watch, close } = fixture();
     const w = watch();
