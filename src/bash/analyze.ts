@@ -26,6 +26,8 @@ import { judge, programFromStdin } from "./rules.ts";
 import { hasUnknownPart, opaqueParts, openTexts } from "./runtime-words.ts";
 import { conservativeSplit, plainWords } from "./tokenize.ts";
 import { resolveGit } from "./git.ts";
+import { gitLineRisks, gitRuns } from "./git-runs.ts";
+import { GIT_COMMANDS } from "./specs/git-commands.ts";
 import { type TreeRead, treeRead } from "./recursion.ts";
 import { TOOLCHAIN_PROGRAMS } from "./toolchains.ts";
 import type {
@@ -147,13 +149,16 @@ function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
     const call = resolveGit(j.args);
     const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
     const from = (path: string) => inDirs(path, where);
+    // Not one of git's own commands: the configuration may make it an alias.
+    const sub = call.subcommand?.toLowerCase();
+    const alias = sub !== undefined && !GIT_COMMANDS.has(sub) ? { alias: sub } : {};
     if (call.gitDir !== undefined) {
       const gitDir = call.start === "." || /^[/~]/.test(call.gitDir)
         ? call.gitDir
         : `${call.start}/${call.gitDir}`;
-      return from(gitDir).map((dir) => ({ command: j.name, dir, gitDir: true }));
+      return from(gitDir).map((dir) => ({ command: j.name, dir, gitDir: true, ...alias }));
     }
-    return from(call.start).map((dir) => ({ command: j.name, dir }));
+    return from(call.start).map((dir) => ({ command: j.name, dir, ...alias }));
   });
   return uses.length > 0 ? { repositories: uses } : {};
 }
@@ -232,6 +237,9 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
       }
       judged.push(j);
       scripts.push(...payloadScripts(j));
+      const git = gitRuns(j);
+      scripts.push(...git.scripts.map((s) => ({ ...s, env: {} })));
+      opaque.push(...git.opaque);
       opaque.push(...opaqueParts(j));
       if (runsUnknownInput(j, stdin)) {
         opaque.push(`${j.name} runs code it reads from its input, known only when it runs`);
@@ -240,6 +248,7 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
     if (invocations.length === 0) judged.push(...redirectOnly(raw));
     for (const script of scripts) runScript(script, raw);
   }
+  opaque.push(...gitLineRisks(judged));
   // Literal text the shell evaluates as arithmetic or a name (`(( 'a[$(cmd)]' ))`) runs its substitutions.
   for (const text of walk.evaluated ?? []) {
     for (const code of hiddenSubstitutions(text)) {

@@ -88,6 +88,8 @@ export interface RepositoryUse {
   dir: string;
   /** True when `dir` is the repository itself (`--git-dir`), not a place to search from. */
   gitDir?: boolean;
+  /** The subcommand, when it is not one of git's own: the configuration may define it as an alias. */
+  alias?: string;
 }
 
 export interface BashAnalysis {

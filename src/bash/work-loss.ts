@@ -46,12 +46,18 @@ export interface WorkLossEntry {
 const pathOnly = (text: string) =>
   /^[/:]|[*?[\\]|\/$/.test(text) || text.split("/").some((c) => c.startsWith("."));
 
+/** push and its plumbing. */
+const PUSHES = new Set(["push", "send-pack", "http-push"]);
+
 export const WORK_LOSS: readonly WorkLossEntry[] = [
   {
     id: "git-reset-hard",
-    name: "git reset --hard discards uncommitted changes",
+    name: "git reset --hard (or read-tree --reset -u) discards uncommitted changes",
     // `--merge` resets the index and every file whose change is staged: that change is lost too.
-    loses: (g) => g.subcommands[0] === "reset" && g.has("--hard", "--merge"),
+    // `read-tree --reset -u` is the plumbing under it (verified, git 2.39); `-m -u` refuses instead.
+    loses: (g) =>
+      (g.subcommands[0] === "reset" && g.has("--hard", "--merge")) ||
+      (g.subcommands[0] === "read-tree" && g.has("--reset") && g.has("-u")),
     examples: {
       found: [
         "git reset --hard",
@@ -76,14 +82,27 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git --no-pager -P reset --hard &",
         "git reset --merge",
         "git reset --mer HEAD~1",
+        "git read-tree -u --reset HEAD",
+        "git read-tree --res -u HEAD",
+        "git read-tree --reset -u -v HEAD~1",
       ],
-      spared: ["git reset --soft HEAD~1", "git reset", "git reset HEAD file", "git reset --keep HEAD~1"],
+      spared: [
+        "git reset --soft HEAD~1",
+        "git reset",
+        "git reset HEAD file",
+        "git reset --keep HEAD~1",
+        "git read-tree HEAD",
+        "git read-tree -m -u HEAD",
+        "git read-tree --reset HEAD",
+      ],
     },
   },
   {
     id: "git-checkout-discard",
     name: "git checkout of paths or with --force discards uncommitted changes",
     loses: (g) => {
+      // checkout-index overwrites files that exist only with --force (verified, git 2.39).
+      if (g.subcommands[0] === "checkout-index") return g.has("--force");
       if (g.subcommands[0] !== "checkout") return false;
       // `--ours`/`--theirs` only check out paths: from the index when the path is not in conflict.
       if (g.has("--force", "--patch", "--pathspec-from-file", "--ours", "--theirs")) return true;
@@ -111,8 +130,15 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git -C sub checkout -- .",
         "git checkout --ours a.txt",
         "git checkout --theirs a.txt",
+        "git checkout-index -f -a",
+        "git checkout-index --f --a",
+        "git checkout-index --force a.txt",
+        "git checkout-index -fu -- a.txt",
       ],
       spared: [
+        "git checkout-index -a",
+        "git checkout-index a.txt",
+        "git checkout-index --prefix=out/ -a",
         "git checkout -b new",
         "git checkout main",
         "git checkout -",
@@ -187,10 +213,11 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
   {
     id: "git-push-force",
     name: "git push --force overwrites remote history",
-    // Deleting a remote branch (`--delete`, `:branch`) throws its history away as surely.
+    // Deleting a remote branch (`--delete`, `:branch`) throws its history away as surely. send-pack
+    // and http-push are push's plumbing (`http-push -d`/`-D` delete remote branches).
     loses: (g) =>
-      g.subcommands[0] === "push" &&
-      (g.has("--force", "--mirror", "--delete") ||
+      PUSHES.has(g.subcommands[0]!) &&
+      (g.has("--force", "--mirror", "--delete", "-d", "-D") ||
         g.operands.some((o, i) => o.text.startsWith("+") || (i > 0 && /^:./.test(o.text)))),
     examples: {
       found: [
@@ -207,6 +234,12 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git push -d origin main",
         "git push --delete origin main",
         "git push --del origin main",
+        "git send-pack --force origin +w:main",
+        "git send-pack origin +w:main",
+        "git send-pack --mirror ../r.git",
+        "git send-pack --forc ../r.git main",
+        "git http-push --force https://h.example/r.git main",
+        "git http-push -D https://h.example/r.git topic",
       ],
       spared: [
         "git push origin main",
@@ -214,6 +247,8 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git push --force-with-lease=main:abc origin main",
         "git push --force-if-includes --force-with-lease",
         "git push --force --no-force origin main",
+        "git send-pack origin main",
+        "git http-push https://h.example/r.git main",
       ],
     },
   },
@@ -229,8 +264,13 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
   },
   {
     id: "git-branch-force-delete",
-    name: "git branch -D deletes a branch whether or not it is merged",
-    loses: (g) => g.subcommands[0] === "branch" && (g.has("-D") || (g.has("--delete") && g.has("--force"))),
+    name: "git branch -D, -M or -C deletes or overwrites a branch whether or not it is merged",
+    // `-M x y` and `-C x y` replace an existing y, whose own commits then belong to no branch
+    // (verified, git 2.39); `update-ref -d` deletes a branch with no check at all.
+    loses: (g) =>
+      (g.subcommands[0] === "branch" &&
+        (g.has("-D", "-M", "-C") || (g.has("--delete", "--move", "--copy") && g.has("--force")))) ||
+      (g.subcommands[0] === "update-ref" && g.has("-d", "--stdin")),
     examples: {
       found: [
         "git branch -D topic",
@@ -239,8 +279,23 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git branch -d -f topic",
         "git branch -df topic",
         "git branch --del --forc topic",
+        "git branch -M x y",
+        "git branch -C x y",
+        "git branch -m -f x y",
+        "git branch --move --force x y",
+        "git branch --cop --forc x y",
+        "git update-ref -d refs/heads/topic",
+        "echo 'delete refs/heads/topic' | git update-ref --stdin",
       ],
-      spared: ["git branch -d topic", "git branch --delete topic", "git branch -f topic HEAD", "git branch"],
+      spared: [
+        "git branch -d topic",
+        "git branch --delete topic",
+        "git branch -f topic HEAD",
+        "git branch",
+        "git branch -m x y",
+        "git branch -c x y",
+        "git update-ref refs/heads/new HEAD",
+      ],
     },
   },
 ];

@@ -4407,6 +4407,338 @@ export const GIT_OPTIONS: Readonly<Record<string, readonly GeneratedOption[]>> =
       "arg": "none",
     },
   ],
+  "read-tree": [
+    {
+      "names": [
+        "--index-output",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--empty",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-v",
+        "--verbose",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-m",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--trivial",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--aggressive",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--reset",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--prefix",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-u",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--exclude-per-directory",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-i",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-n",
+        "--dry-run",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--no-sparse-checkout",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--debug-unpack",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--recurse-submodules",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+  ],
+  "checkout-index": [
+    {
+      "names": [
+        "-a",
+        "--all",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-skip-worktree-bits",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-f",
+        "--force",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-n",
+        "--no-create",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-u",
+        "--index",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-z",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stdin",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--temp",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--prefix",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--stage",
+      ],
+      "arg": "none",
+    },
+  ],
+  "update-ref": [
+    {
+      "names": [
+        "-m",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-d",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--no-deref",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-z",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stdin",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--create-reflog",
+      ],
+      "arg": "none",
+    },
+  ],
+  "send-pack": [
+    {
+      "names": [
+        "-v",
+        "--verbose",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--receive-pack",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--exec",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--remote",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--all",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-n",
+        "--dry-run",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--mirror",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-f",
+        "--force",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--signed",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--push-option",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--progress",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--thin",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--atomic",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stateless-rpc",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stdin",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--helper-status",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--force-with-lease",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--force-if-includes",
+      ],
+      "arg": "none",
+    },
+  ],
   "diff-options": [
     {
       "names": [
