@@ -27,6 +27,7 @@ import { hasUnknownPart, opaqueParts, openTexts } from "./runtime-words.ts";
 import { conservativeSplit, plainWords } from "./tokenize.ts";
 import { resolveGit } from "./git.ts";
 import { gitLineRisks, gitRuns } from "./git-runs.ts";
+import { historyRead } from "./git-history.ts";
 import { GIT_COMMANDS } from "./specs/git-commands.ts";
 import { type TreeRead, treeRead } from "./recursion.ts";
 import { TOOLCHAIN_PROGRAMS } from "./toolchains.ts";
@@ -37,11 +38,12 @@ import type {
   Redirect,
   RepositoryUse,
   SimpleCommand,
+  WorkLossIfExists,
 } from "./types.ts";
 import { quoteViews } from "./views.ts";
 import { unknownVariable, walkedThrough, walkTree } from "./walker.ts";
 import { destructiveWarnings } from "./warnings.ts";
-import { workLossOf } from "./work-loss.ts";
+import { workLossIfPath, workLossOf } from "./work-loss.ts";
 import {
   basename,
   isSafeAssignment,
@@ -129,6 +131,7 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
     ...toolchainsOf(judged),
     catastrophic: inner.catastrophic,
     workLoss: judged.flatMap((j) => j.workLoss ?? []),
+    ...workLossIfExists(judged),
     askReasons,
     opaque: [...new Set([...inner.opaque, ...askReasons.filter((r) => !walkedThrough(r))])],
     defines: inner.defines,
@@ -143,6 +146,18 @@ function toolchainsOf(judged: Judged[]): { toolchains?: { command: string; dir: 
   return uses.length > 0 ? { toolchains: uses } : {};
 }
 
+/** Work each git command loses if one of its words names a file, as paths from where it may run. */
+function workLossIfExists(judged: Judged[]): { workLossIfExists?: WorkLossIfExists[] } {
+  const found = judged.flatMap((j, index) =>
+    workLossIfPath(j).map(({ path, start, ...loss }) => {
+      const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
+      const from = start === "." || /^[/~]/.test(path) ? path : `${start}/${path}`;
+      return { ...loss, index, paths: inDirs(from, where) };
+    })
+  );
+  return found.length > 0 ? { workLossIfExists: found } : {};
+}
+
 /** The repository each git command uses, seen from every directory it may run in. */
 function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
   const uses = judged.filter((j) => j.name === "git").flatMap((j): RepositoryUse[] => {
@@ -151,7 +166,11 @@ function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
     const from = (path: string) => inDirs(path, where);
     // Not one of git's own commands: the configuration may make it an alias.
     const sub = call.subcommand?.toLowerCase();
-    const alias = sub !== undefined && !GIT_COMMANDS.has(sub) ? { alias: sub } : {};
+    const reads = historyRead(j);
+    const alias = {
+      ...(sub !== undefined && !GIT_COMMANDS.has(sub) ? { alias: sub } : {}),
+      ...(reads ? { reads } : {}),
+    };
     if (call.gitDir !== undefined) {
       const gitDir = call.start === "." || /^[/~]/.test(call.gitDir)
         ? call.gitDir

@@ -34,6 +34,8 @@ export interface WorkLossEntry {
   name: string;
   /** Does this git command lose work? */
   loses: (git: GitReading) => boolean;
+  /** A word that makes it lose work if it names a file or directory (judged when deciding). */
+  ifPath?: (git: GitReading) => string | undefined;
   /** Commands that must be found, and commands close to them that must not. */
   examples: { found: readonly string[]; spared: readonly string[] };
 }
@@ -110,6 +112,13 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
       if (ops.some((o) => o.afterDashDash)) return true;
       // `git checkout REF PATH...` restores paths; one operand is a branch unless it must be a path.
       return ops.length > 1 || (ops.length === 1 && pathOnly(ops[0]!.text));
+    },
+    // `git checkout a.txt` with no branch a.txt restores the file (verified, git 2.39).
+    ifPath: (g) => {
+      const ops = g.operands;
+      return g.subcommands[0] === "checkout" && ops.length === 1 && ops[0]!.text !== "-"
+        ? ops[0]!.text
+        : undefined;
     },
     examples: {
       found: [
@@ -302,13 +311,35 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
 
 /** The work-losing operations of one judged command (git only; empty for nearly every command). */
 export function workLossOf(j: Judged): WorkLoss[] {
+  const reading = readGit(j);
+  if (!reading) return [];
+  const command = [j.name, ...j.args].join(" ");
+  return WORK_LOSS.filter((entry) => entry.loses(reading)).map(({ id, name }) => ({ id, name, command }));
+}
+
+/**
+ * Work it loses if a word names a file when it runs, with that word (relative to where git runs);
+ * only for entries it does not match outright.
+ */
+export function workLossIfPath(j: Judged): (WorkLoss & { path: string; start: string })[] {
+  const reading = readGit(j);
+  if (!reading) return [];
+  const command = [j.name, ...j.args].join(" ");
+  const start = resolveGit(factOf(j).args).start;
+  return WORK_LOSS.flatMap(({ id, name, loses, ifPath }) => {
+    const path = loses(reading) ? undefined : ifPath?.(reading);
+    return path === undefined ? [] : [{ id, name, command, path, start }];
+  });
+}
+
+function readGit(j: Judged): GitReading | undefined {
   const fact = factOf(j);
-  if (!fact.is("git")) return [];
+  if (!fact.is("git")) return undefined;
   const call = resolveGit(fact.args);
-  if (call.subcommand === undefined) return [];
+  if (call.subcommand === undefined) return undefined;
   const subcommand = call.subcommand.toLowerCase();
   const spec = GIT.git!.subcommands?.[subcommand];
-  if (!spec) return [];
+  if (!spec) return undefined;
   const words = fact.words.slice(fact.words.length - call.args.length);
   const verdict = judgeWithSpec(`git ${subcommand}`, spec, words);
   const reading: GitReading = {
@@ -322,6 +353,5 @@ export function workLossOf(j: Judged): WorkLoss[] {
     },
     operands: verdict.operands,
   };
-  const command = [j.name, ...j.args].join(" ");
-  return WORK_LOSS.filter((entry) => entry.loses(reading)).map(({ id, name }) => ({ id, name, command }));
+  return reading;
 }

@@ -24,6 +24,10 @@ export function untrustedRepository(
   if (root === undefined) return undefined;
   const own = join(root, ".git");
   if (gitDir) return start === own ? undefined : foreign(start);
+  // A directory made later in the line may hold a repository made or unpacked there too.
+  if (!existsSync(start)) {
+    return `git would run in ${start}, which does not exist yet: a repository the command puts there can have configuration that runs programs (core.fsmonitor, aliases, hooks)`;
+  }
   // git's discovery: at each level a `.git` entry, then the directory itself as a bare repository.
   for (let dir = start;; dir = dirname(dir)) {
     if (existsSync(join(dir, ".git"))) return dir === root ? undefined : foreign(join(dir, ".git"));
