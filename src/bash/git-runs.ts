@@ -26,7 +26,7 @@ export interface GitRuns {
 }
 
 /** Options whose value is a shell command git runs (by any of their spellings in the spec). */
-const COMMAND_OPTIONS = [
+export const COMMAND_OPTIONS: readonly string[] = [
   "--exec",
   "--upload-pack",
   "--receive-pack",
