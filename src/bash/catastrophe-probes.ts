@@ -29,7 +29,13 @@ const PROBE_VALUES: readonly string[] = [
 
 /** The git words of every work-loss example (`reset --hard`, `push --force` …): a run-time word may be any of them. */
 const WORK_LOSS_VALUES: readonly string[] = [
-  ...new Set(WORK_LOSS.flatMap((e) => e.examples.found).map((example) => example.replace(/^\S+\s+/, ""))),
+  ...new Set(
+    WORK_LOSS.flatMap((e) => e.examples.found).flatMap((example) => {
+      const rest = example.replace(/^\S+\s+/, "");
+      // A quoted unknown word is one word: each word of the examples alone too (`git "$(x)" --hard`).
+      return [rest, ...rest.split(/\s+/).filter((w) => /^[\w-]+$/.test(w))];
+    }),
+  ),
 ];
 
 const open = (j: Judged) =>

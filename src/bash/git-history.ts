@@ -17,6 +17,8 @@ export type HistoryRead = "history" | "tracked";
 /** Options that make log-like commands print content (patches, or commits picked by content). */
 const CONTENT = [
   "--patch",
+  "--patch-with-stat",
+  "--patch-with-raw",
   "-p",
   "-u",
   "-c",

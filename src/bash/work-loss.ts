@@ -48,18 +48,24 @@ export interface WorkLossEntry {
 const pathOnly = (text: string) =>
   /^[/:]|[*?[\\]|\/$/.test(text) || text.split("/").some((c) => c.startsWith("."));
 
+/** Commands that stop on a conflict and can be aborted back to where they began. */
+const SEQUENCES = new Set(["merge", "rebase", "cherry-pick", "revert", "am"]);
+
 /** push and its plumbing. */
 const PUSHES = new Set(["push", "send-pack", "http-push"]);
 
 export const WORK_LOSS: readonly WorkLossEntry[] = [
   {
     id: "git-reset-hard",
-    name: "git reset --hard (or read-tree --reset -u) discards uncommitted changes",
+    name: "git reset --hard (or read-tree -u, or aborting a merge or rebase) discards uncommitted changes",
     // `--merge` resets the index and every file whose change is staged: that change is lost too.
-    // `read-tree --reset -u` is the plumbing under it (verified, git 2.39); `-m -u` refuses instead.
+    // `read-tree --reset -u` is the plumbing under it; `-m -u` too once the change is staged. An
+    // abort of a merge, rebase, cherry-pick, revert or am resets hard to where it began, and the
+    // conflict resolutions and edits made meanwhile with it (verified, git 2.39).
     loses: (g) =>
       (g.subcommands[0] === "reset" && g.has("--hard", "--merge")) ||
-      (g.subcommands[0] === "read-tree" && g.has("--reset") && g.has("-u")),
+      (g.subcommands[0] === "read-tree" && g.has("--reset", "-m") && g.has("-u")) ||
+      (SEQUENCES.has(g.subcommands[0]!) && g.has("--abort")),
     examples: {
       found: [
         "git reset --hard",
@@ -87,6 +93,13 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git read-tree -u --reset HEAD",
         "git read-tree --res -u HEAD",
         "git read-tree --reset -u -v HEAD~1",
+        "git read-tree -m -u HEAD",
+        "git rebase --abort",
+        "git rebase --abo",
+        "git merge --abort",
+        "git cherry-pick --abort",
+        "git revert --abort",
+        "git am --abort",
       ],
       spared: [
         "git reset --soft HEAD~1",
@@ -94,8 +107,11 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git reset HEAD file",
         "git reset --keep HEAD~1",
         "git read-tree HEAD",
-        "git read-tree -m -u HEAD",
+        "git read-tree -m HEAD",
         "git read-tree --reset HEAD",
+        "git rebase --continue",
+        "git merge --continue",
+        "git cherry-pick --quit",
       ],
     },
   },
@@ -264,11 +280,32 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
   {
     id: "git-stash-drop",
     name: "git stash drop or clear deletes stashed changes",
+    // A stash is a reflog entry of refs/stash: deleting or expiring those entries drops it.
     loses: (g) =>
-      g.subcommands[0] === "stash" && (g.subcommands[1] === "drop" || g.subcommands[1] === "clear"),
+      (g.subcommands[0] === "stash" && (g.subcommands[1] === "drop" || g.subcommands[1] === "clear")) ||
+      (g.subcommands[0] === "reflog" && g.subcommands[1] === "delete" &&
+        g.operands.some((o) => /^(?:refs\/)?stash(?:@|$)/.test(o.text))) ||
+      (g.subcommands[0] === "reflog" && g.subcommands[1] === "expire" &&
+        (g.has("--all") || g.operands.some((o) => /^(?:refs\/)?stash(?:@|$)/.test(o.text)))),
     examples: {
-      found: ["git stash drop", "git stash drop stash@{1}", "git stash clear", "git -C sub stash clear"],
-      spared: ["git stash list", "git stash", "git stash show -p", "git stash pop"],
+      found: [
+        "git stash drop",
+        "git stash drop stash@{1}",
+        "git stash clear",
+        "git -C sub stash clear",
+        "git reflog delete refs/stash@{0}",
+        "git reflog delete stash@{1}",
+        "git reflog expire --expire=now --all",
+        "git reflog expire --expire-unreachable=now refs/stash",
+      ],
+      spared: [
+        "git stash list",
+        "git stash",
+        "git stash show -p",
+        "git stash pop",
+        "git reflog delete HEAD@{1}",
+        "git reflog expire --expire=90.days refs/heads/main",
+      ],
     },
   },
   {

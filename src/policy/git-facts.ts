@@ -11,7 +11,11 @@ import type { BashAnalysis } from "../bash/types.ts";
 export interface GitFactsDeps {
   /** A path as the command would reach it, absolute; undefined when it cannot be known. */
   resolve: (path: string) => string | undefined;
-  /** The value of `alias.NAME` as git in `dir` reads its configuration; null when unset; throws when git cannot tell. */
+  /**
+   * What git in `dir` runs for a name that is not one of its commands: the alias's value, or
+   * `help.autocorrect` when that makes git run the closest command instead; null when neither is
+   * set; throws when git cannot tell.
+   */
   alias?: (dir: string, name: string) => string | null;
 }
 
@@ -65,22 +69,41 @@ function aliasReasons(bash: BashAnalysis, deps: GitFactsDeps): string[] {
     }
     if (value !== null) {
       reasons.push(
-        `git ${use.alias} is an alias in the git configuration (${value}): what it runs is not analysed`,
+        `git ${use.alias} is not one of git's own commands, and the git configuration runs something for it (${value}): what it runs is not analysed`,
       );
     }
   }
   return reasons;
 }
 
-/** `git config --get alias.NAME` in `dir`: reads configuration only, runs no program. */
+/**
+ * `alias.NAME` and `help.autocorrect` as git in `dir` reads them (`git config --get-regexp`, which
+ * reads configuration only and runs no program). With autocorrect on (`immediate`, a delay, `prompt`)
+ * a mistyped `git psuh` runs `git push` (verified, git 2.39).
+ */
 function gitAlias(dir: string, name: string): string | null {
-  const run = spawnSync("git", ["-C", dir, "config", "--get", `alias.${name}`], {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = `^(alias\\.${escaped}|help\\.autocorrect)$`;
+  const run = spawnSync("git", ["-C", dir, "config", "--get-regexp", pattern], {
     encoding: "utf8",
     timeout: 5000,
     stdio: ["ignore", "pipe", "pipe"],
   });
   if (run.error) throw run.error;
-  if (run.status === 0) return run.stdout.trim();
   if (run.status === 1) return null;
-  throw new Error(run.stderr.trim() || `git config exited with ${run.status}`);
+  if (run.status !== 0) throw new Error(run.stderr.trim() || `git config exited with ${run.status}`);
+  const found = run.stdout.trim().split("\n").map((line) => {
+    const space = line.indexOf(" ");
+    return {
+      key: space === -1 ? line : line.slice(0, space),
+      value: space === -1 ? "" : line.slice(space + 1),
+    };
+  });
+  const alias = found.findLast((f) => f.key.startsWith("alias."));
+  if (alias) return `alias.${name} = ${alias.value}`;
+  const autocorrect = found.findLast((f) => f.key === "help.autocorrect")?.value ?? "0";
+  return AUTOCORRECT_OFF.test(autocorrect) ? null : `help.autocorrect = ${autocorrect}`;
 }
+
+/** help.autocorrect values that only suggest (0, false, off, no, show, never); any other runs a command. */
+const AUTOCORRECT_OFF = /^(?:0|false|off|no|show|never|)$/i;

@@ -9,6 +9,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isInside } from "../tool/paths.ts";
+import { untrustedSubmodule } from "./git-submodules.ts";
 
 /**
  * Why git's repository, found from `start` (a resolved real path), cannot be trusted like the
@@ -30,7 +31,9 @@ export function untrustedRepository(
   }
   // git's discovery: at each level a `.git` entry, then the directory itself as a bare repository.
   for (let dir = start;; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return dir === root ? undefined : foreign(join(dir, ".git"));
+    if (existsSync(join(dir, ".git"))) {
+      return dir === root ? untrustedSubmodule(root) : foreign(join(dir, ".git"));
+    }
     if (isGitDirectory(dir)) return dir === own ? undefined : foreign(dir);
     if (dir === root || dir === dirname(dir)) return undefined;
   }

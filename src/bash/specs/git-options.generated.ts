@@ -4739,6 +4739,482 @@ export const GIT_OPTIONS: Readonly<Record<string, readonly GeneratedOption[]>> =
       "arg": "none",
     },
   ],
+  "cherry-pick": [
+    {
+      "names": [
+        "--quit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--continue",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--abort",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--skip",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--cleanup",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-n",
+        "--no-commit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-e",
+        "--edit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-s",
+        "--signoff",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-m",
+        "--mainline",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--rerere-autoupdate",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--strategy",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-X",
+        "--strategy-option",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-S",
+        "--gpg-sign",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "-x",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ff",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--allow-empty",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--allow-empty-message",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--keep-redundant-commits",
+      ],
+      "arg": "none",
+    },
+  ],
+  "revert": [
+    {
+      "names": [
+        "--quit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--continue",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--abort",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--skip",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--cleanup",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-n",
+        "--no-commit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-e",
+        "--edit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-s",
+        "--signoff",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-m",
+        "--mainline",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--rerere-autoupdate",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--strategy",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-X",
+        "--strategy-option",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-S",
+        "--gpg-sign",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--reference",
+      ],
+      "arg": "none",
+    },
+  ],
+  "am": [
+    {
+      "names": [
+        "-i",
+        "--interactive",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-3",
+        "--3way",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-s",
+        "--signoff",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-u",
+        "--utf8",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-k",
+        "--keep",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--keep-non-patch",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-m",
+        "--message-id",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--keep-cr",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--no-keep-cr",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-c",
+        "--scissors",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--quoted-cr",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--whitespace",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--ignore-space-change",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-whitespace",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--directory",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--exclude",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--include",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-C",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-p",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--patch-format",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--reject",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--resolvemsg",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--continue",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-r",
+        "--resolved",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--skip",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--abort",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--quit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--show-current-patch",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--allow-empty",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--committer-date-is-author-date",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-date",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--rerere-autoupdate",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-S",
+        "--gpg-sign",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--empty",
+      ],
+      "arg": "required",
+    },
+  ],
+  "reflog": [],
+  "gc": [
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--prune",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--cruft",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--aggressive",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--auto",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--force",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--keep-largest-pack",
+      ],
+      "arg": "none",
+    },
+  ],
   "diff-options": [
     {
       "names": [

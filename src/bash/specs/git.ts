@@ -304,10 +304,30 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   reflog: {
     ...LOG,
     summary: "reference logs (show is the default)",
-    subcommands: { show: { ...LOG, summary: "show a reference log" } },
+    subcommands: {
+      show: { ...LOG, summary: "show a reference log" },
+      delete: {
+        summary: "delete reflog entries (a stash is one)",
+        effect: "write",
+        options: flags("--rewrite", "--updateref", "-n --dry-run", "--verbose"),
+        operands: [{ role: "plain", repeat: true }],
+      },
+      expire: {
+        summary: "prune old reflog entries (a stash is one)",
+        effect: "write",
+        options: [
+          ...flags("--rewrite", "--updateref", "--stale-fix", "-n --dry-run", "--verbose", "--all"),
+          ...flags("--single-worktree"),
+          ...values("--expire", "--expire-unreachable"),
+        ],
+        operands: [{ role: "plain", optional: true, repeat: true }],
+      },
+    },
   },
   config: sub("read configuration (writes without --get/--list)", "config", {
     review: {
+      // `--blob=REV:PATH` reads the configuration from a stored file, which `-l` prints.
+      "--blob": { role: "plain", check: "git-rev" },
       "-f": read,
       "--file": read,
       "-e": write("opens the configuration in an editor"),
@@ -446,6 +466,9 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
     operands: REMOTE_FIRST,
   },
   merge: changes("join histories", "merge"),
+  "cherry-pick": changes("apply the changes of commits", "cherry-pick"),
+  revert: changes("revert commits", "revert"),
+  am: changes("apply patches from a mailbox", "am"),
   reset: changes("reset HEAD, the index or the working tree", "reset"),
   checkout: changes("switch branches or restore working tree files", "checkout"),
   restore: changes("restore working tree files", "restore"),
