@@ -24,13 +24,17 @@ interface Case {
   expect: "allow" | "ask" | "deny";
   note: string;
   rules?: { deny?: string[]; ask?: string[] };
-  effect?: "pushes" | "loses" | "drops-y" | "runs-curl" | "prints-secret";
+  effect?: "pushes" | "loses" | "drops-y" | "drops-stash" | "runs-curl" | "prints-secret";
   /** The history holds a `.env` committed once and removed. */
   history?: boolean;
   /** No uncommitted change (rebase, bisect and filter-branch refuse to start with one). */
   clean?: boolean;
   /** The user's global git configuration. */
   globalConfig?: string;
+  /** An embedded repository committed as a gitlink, whose own configuration sets core.fsmonitor=curl. */
+  embedded?: boolean;
+  /** Untracked files the line reads. */
+  files?: Record<string, string>;
 }
 
 const FIXTURE = join(import.meta.dir, "../../fixtures/bash/git-indirection.jsonl");
@@ -82,10 +86,16 @@ ${
 git remote add origin ../remote.git && git push -q origin main
 git branch x HEAD~1 && git checkout -q -b y x && echo y > y.txt && git add y.txt && git commit -qm work-on-y
 git checkout -q main && git commit -q --allow-empty -m ahead
+${
+    c.embedded
+      ? "git init -q evil && echo e > evil/e.txt && git -C evil add e.txt && git -C evil commit -qm e && git add evil 2>/dev/null && git commit -qm evil && git -C evil config core.fsmonitor curl && echo x >> evil/e.txt"
+      : ""
+  }
 ${c.clean ? "" : "echo CHANGED > a.txt && echo changed > sub/f.txt"}
 `;
   const made = spawnSync(BASH!, ["-c", script], { cwd: dir, env: gitEnv(dir), encoding: "utf8" });
   if (made.status !== 0) throw new Error(`setup failed: ${made.stderr}`);
+  for (const [name, text] of Object.entries(c.files ?? {})) writeFileSync(join(dir, "work", name), text);
   return { dir, work: join(dir, "work"), global };
 }
 
@@ -104,7 +114,7 @@ const git = (work: string, env: Record<string, string>, ...args: string[]) =>
 
 describe.skipIf(!GIT || !BASH)("decided in a real repository", () => {
   test("the fixture covers every class, with everyday lines of each context", () => {
-    for (const effect of ["pushes", "loses", "drops-y", "runs-curl", "prints-secret"]) {
+    for (const effect of ["pushes", "loses", "drops-y", "drops-stash", "runs-curl", "prints-secret"]) {
       expect(cases.some((c) => c.effect === effect), effect).toBe(true);
     }
     expect(cases.filter((c) => c.expect === "allow" && c.context === "sandboxed").length)
@@ -112,9 +122,8 @@ describe.skipIf(!GIT || !BASH)("decided in a real repository", () => {
     expect(cases.filter((c) => c.expect === "allow" && c.context === "host").length).toBeGreaterThanOrEqual(
       4,
     );
-    expect(new Set(cases.map((c) => `${c.context} ${c.history ?? false} ${c.command}`)).size).toBe(
-      cases.length,
-    );
+    const key = (c: Case) => `${c.context} ${c.history ?? false} ${c.embedded ?? false} ${c.command}`;
+    expect(new Set(cases.map(key)).size).toBe(cases.length);
   });
 
   test.each(cases.map((c) => [`${c.context}: ${c.note}`, c] as const))("%s", async (_note, c) => {
@@ -165,6 +174,10 @@ describe.skipIf(!GIT || !BASH)("the hostile lines really have their effect (real
         expect(a !== "CHANGED" || sub !== "changed", output).toBe(true);
         break;
       }
+      case "drops-stash":
+        expect(readFileSync(join(work, "a.txt"), "utf8").trim(), output).toBe("base");
+        expect(git(work, env, "stash", "list"), output).toBe("");
+        break;
       case "drops-y":
         expect(git(work, env, "branch", "--contains", y), output).toBe("");
         break;
