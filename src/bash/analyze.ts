@@ -158,6 +158,42 @@ function workLossIfExists(judged: Judged[]): { workLossIfExists?: WorkLossIfExis
   return found.length > 0 ? { workLossIfExists: found } : {};
 }
 
+/** git commands that read no blob or tree (a partial clone fetches missing ones on demand). */
+const NO_OBJECTS = new Set([
+  "status",
+  "rev-parse",
+  "config",
+  "branch",
+  "tag",
+  "remote",
+  "worktree",
+  "version",
+  "help",
+  "var",
+  "ls-files",
+  "check-ignore",
+  "check-attr",
+  "count-objects",
+  "for-each-ref",
+  "show-ref",
+  "stash",
+  "add",
+  "commit",
+  "init",
+]);
+
+/** Commands that walk commits only, unless they print content or are limited to paths. */
+const COMMIT_WALKS = new Set(["log", "shortlog", "rev-list", "reflog", "whatchanged"]);
+
+/** It may read stored blobs or trees: it prints content, or is not one of the commands known to read none. */
+function readsObjects(call: ReturnType<typeof resolveGit>, reads: string | undefined): boolean {
+  const sub = call.subcommand?.toLowerCase();
+  if (sub === undefined) return false;
+  if (reads !== undefined) return true;
+  if (COMMIT_WALKS.has(sub)) return call.args.some((a) => !a.startsWith("-"));
+  return !NO_OBJECTS.has(sub);
+}
+
 /** The repository each git command uses, seen from every directory it may run in. */
 function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
   const uses = judged.filter((j) => j.name === "git").flatMap((j): RepositoryUse[] => {
@@ -170,6 +206,7 @@ function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
     const alias = {
       ...(sub !== undefined && !GIT_COMMANDS.has(sub) ? { alias: sub } : {}),
       ...(reads ? { reads } : {}),
+      ...(readsObjects(call, reads) ? { objects: true } : {}),
     };
     if (call.gitDir !== undefined) {
       const gitDir = call.start === "." || /^[/~]/.test(call.gitDir)

@@ -104,6 +104,8 @@ export interface RepositoryUse {
   alias?: string;
   /** It prints stored file content: of any version in the history, or of the tracked files. */
   reads?: HistoryRead;
+  /** It may read objects a partial clone lacks (and so fetch them from its promisor remote). */
+  objects?: boolean;
 }
 
 export interface BashAnalysis {

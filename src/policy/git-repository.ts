@@ -6,7 +6,7 @@
  * been written by anyone, and its configuration runs programs on read-only commands:
  * `core.fsmonitor` on `git status`, `remote.*.uploadpack` on `git ls-remote`, pagers and aliases.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isInside } from "../tool/paths.ts";
 import { untrustedSubmodule } from "./git-submodules.ts";
@@ -36,6 +36,31 @@ export function untrustedRepository(
     }
     if (isGitDirectory(dir)) return dir === own ? undefined : foreign(dir);
     if (dir === root || dir === dirname(dir)) return undefined;
+  }
+}
+
+/**
+ * Why reading objects of the repository git finds from `start` may reach the network: a partial
+ * clone (`extensions.partialClone`, a `promisor` remote) fetches missing blobs and trees from its
+ * promisor remote on demand, even for `git show` (verified by strace: ssh or HTTP to the remote).
+ * Its config is read as text; an include there counts as maybe.
+ */
+export function partialClone(start: string): string | undefined {
+  for (let dir = start;; dir = dirname(dir)) {
+    const dotGit = join(dir, ".git");
+    const gitDir = existsSync(join(dotGit, "config")) ? dotGit : isGitDirectory(dir) ? dir : undefined;
+    if (gitDir !== undefined || existsSync(dotGit)) {
+      let config = "";
+      try {
+        config = readFileSync(join(gitDir ?? dotGit, "config"), "utf8");
+      } catch {
+        return undefined;
+      }
+      return /^\s*(?:partialclone\s*=|promisor\s*=\s*(?:true|yes|on|1)\b|\[include)/im.test(config)
+        ? "the repository is a partial clone (or includes other configuration): reading its objects may fetch the missing ones from the promisor remote over the network"
+        : undefined;
+    }
+    if (dir === dirname(dir)) return undefined;
   }
 }
 

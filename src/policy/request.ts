@@ -16,7 +16,7 @@ import {
   resolvePath,
 } from "../tool/paths.ts";
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
-import { untrustedRepository } from "./git-repository.ts";
+import { partialClone, untrustedRepository } from "./git-repository.ts";
 import { withGitFacts } from "./git-facts.ts";
 import { type HistoryPaths, historyPaths } from "./git-history.ts";
 import type { HistoryRead } from "../bash/git-history.ts";
@@ -105,11 +105,15 @@ export function buildRequest(
     }
     const starts = hasPattern(resolved.raw) ? patternFiles(resolved) : [resolved];
     return starts.flatMap((one): PathAccess[] => {
-      const why = one.unresolved ??
-        untrustedRepository(realpath(one.raw) ?? one.path, realRoots, use.gitDir);
-      return why === undefined
+      const real = realpath(one.raw) ?? one.path;
+      const why = one.unresolved ?? untrustedRepository(real, realRoots, use.gitDir);
+      if (why !== undefined) {
+        return [{ path: one.path, access: "read", command: use.command, untrusted: why }];
+      }
+      const fetches = use.objects && !use.gitDir ? partialClone(real) : undefined;
+      return fetches === undefined
         ? []
-        : [{ path: one.path, access: "read", command: use.command, untrusted: why }];
+        : [{ path: one.path, access: "read", command: use.command, untrusted: fetches, network: true }];
     });
   });
   const historyReads: PathAccess[] = [];

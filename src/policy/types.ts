@@ -64,6 +64,8 @@ export interface PathAccess {
    * trusted like the workspace's own (`git-repository.ts`). No allow rule for paths covers it.
    */
   untrusted?: string;
+  /** `untrusted` is only that it may reach the network, which the sandbox blocks (a partial clone). */
+  network?: boolean;
 }
 
 /** Everything `decide` looks at. Build it with `buildRequest` so every caller supplies the same facts. */

@@ -133,3 +133,35 @@ describe("when git cannot tell", () => {
     expect(branch.bash!.commands[0]!.workLoss ?? []).toEqual([]);
   });
 });
+
+describe.skipIf(!GIT)("a partial clone fetches missing objects on demand", () => {
+  test("on the host, commands that read objects ask; a commit walk and status do not; the sandbox blocks the network itself", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrt-partial-"));
+    sh(
+      dir,
+      `git init -q -b main src && cd src && echo a > f.txt && git add f.txt && git commit -qm a
+echo b > f.txt && git commit -qam b && git config uploadpack.allowFilter true && cd ..
+git clone -q --filter=blob:none "file://$PWD/src" work`,
+    );
+    const cwd = join(dir, "work");
+    const policy = loadPolicy({ cwd, stateDir: box.stateDir, env: box.env }).policy;
+    const decision = async (command: string, sandboxed = false) => {
+      const r = buildRequest(
+        { tool: "Bash", input: { command }, cwd, home: box.home, bash: await analyzeBash(command) },
+        {},
+        { gitAlias: () => null },
+      );
+      const request = sandboxed
+        ? { ...r, sandbox: { writable: [cwd], allowNet: [], asksForHosts: false, denyRead: [] } }
+        : r;
+      return decide(request, policy);
+    };
+    const show = await decision("git show HEAD~1:f.txt");
+    expect(show.decision).toBe("ask");
+    expect(show.reason).toContain("partial clone");
+    expect((await decision("git diff HEAD~1")).decision).toBe("ask");
+    expect((await decision("git log --oneline")).decision).toBe("allow");
+    expect((await decision("git status")).decision).toBe("allow");
+    expect((await decision("git show HEAD~1:f.txt", true)).decision).toBe("allow");
+  });
+});
