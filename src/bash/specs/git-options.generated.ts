@@ -5215,6 +5215,50 @@ export const GIT_OPTIONS: Readonly<Record<string, readonly GeneratedOption[]>> =
       "arg": "none",
     },
   ],
+  "hash-object": [
+    {
+      "names": [
+        "-t",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-w",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stdin",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stdin-paths",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--no-filters",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--literally",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--path",
+      ],
+      "arg": "required",
+    },
+  ],
   "diff-options": [
     {
       "names": [

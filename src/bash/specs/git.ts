@@ -467,6 +467,11 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   },
   merge: changes("join histories", "merge"),
   "cherry-pick": changes("apply the changes of commits", "cherry-pick"),
+  // The files named are read (`git hash-object -w .env | xargs git cat-file -p` prints .env).
+  "hash-object": {
+    ...changes("compute object ids of files (and store them with -w)", "hash-object"),
+    operands: [{ role: "read", optional: true, repeat: true }],
+  },
   revert: changes("revert commits", "revert"),
   am: changes("apply patches from a mailbox", "am"),
   reset: changes("reset HEAD, the index or the working tree", "reset"),
