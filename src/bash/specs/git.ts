@@ -479,7 +479,17 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   restore: changes("restore working tree files", "restore"),
   switch: changes("switch branches", "switch"),
   clean: changes("remove untracked files", "clean"),
-  rm: changes("remove files from the working tree and the index", "rm"),
+  // The files named are written (removed, moved): Edit rules meet them.
+  rm: {
+    ...changes("remove files from the working tree and the index", "rm"),
+    operands: [{ role: "write", repeat: true }],
+  },
+  mv: {
+    summary: "move or rename files",
+    effect: "write",
+    options: flags("-f --force", "-k", "-n --dry-run", "-v --verbose", "--sparse"),
+    operands: [{ role: "write", repeat: true }],
+  },
 };
 
 const GLOBAL: OptionSpec[] = [
