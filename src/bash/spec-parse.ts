@@ -349,6 +349,8 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       const sub = findSubcommand(level.spec, text);
       if (!sub) {
         refuse(`${label()} ${text}: not a subcommand known to only read`);
+        // Rules match from the subcommand whatever it is (`git -C . "$(cat f)" origin`).
+        if (subcommands.length === 0) ruleStart = i;
         if (words[i]!.glob) globSubcommand = `${label()} ${text}`;
         if (
           level.spec.unknownOptionsRun && words.slice(i + 1).some((w) => w.glob && /^[-*?[]/.test(w.text))

@@ -3,6 +3,7 @@
  * sources; then the mode and the tool's own answer. Every decision says what made it.
  */
 import { npmCommandTexts } from "../bash/npm-commands.ts";
+import { gitCommandTexts } from "../bash/git.ts";
 import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import { type CallFacts, factsOf } from "./facts.ts";
@@ -64,6 +65,8 @@ interface Hit {
   whole: boolean;
   commands: ReadonlySet<number>;
   paths: ReadonlySet<number>;
+  /** A file the git history holds that a git command may print (see `historyHits`). */
+  history?: string;
 }
 
 /** At most this many of the analyzer's reasons why a command is not read-only go into a message. */
@@ -141,7 +144,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
 
   if (denies.length > 0) {
     result.overridden = [...asks, ...allows].map((h) => h.rule.meta);
-    return finish(result, "deny", ruleReason(denies[0]!.rule, beatenAllow(denies[0]!, allows)), denies);
+    return finish(result, "deny", hitReason(denies[0]!, allows), denies);
   }
   // Catastrophic commands (the analyzer's list) are denied in every mode, whatever allows them.
   const catastrophic = catastrophicOf(request);
@@ -155,7 +158,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   }
   if (asks.length > 0) {
     result.overridden = allows.map((h) => h.rule.meta);
-    return hardAsk(ruleReason(asks[0]!.rule, beatenAllow(asks[0]!, allows)), asks);
+    return hardAsk(hitReason(asks[0]!, allows), asks);
   }
   if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
   const writes = request.paths.filter((p) => p.access === "write");
@@ -348,7 +351,10 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       ...(c.runsComputed ? { runsComputed: true } : {}),
       ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}`, via: c.via } : {}),
       ...(c.open ? { open: c.open } : {}),
-      canonicalTexts: npmCommandTexts(stripAssignments(c.ruleText).split(" ")),
+      canonicalTexts: [
+        ...npmCommandTexts(stripAssignments(c.ruleText).split(" ")),
+        ...gitCommandTexts(stripAssignments(c.ruleText).split(" ")),
+      ],
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,
       noAutoAllow: c.noAutoAllow,
@@ -406,7 +412,7 @@ function matchRules(
     });
     if (matched) hits.push({ rule, whole: false, commands: matched, paths: NONE });
   }
-  if (request.paths.length === 0) return hits;
+  if (request.paths.length === 0) return [...hits, ...historyHits(request, policy, facts)];
   const candidates = request.paths.flatMap((p) => (p.target ? [p.path, p.target] : [p.path]));
   for (const rule of policy.pathRulesFor(candidates)) {
     if (rule.toolFilter && !rule.toolFilter(request.tool)) continue;
@@ -417,6 +423,25 @@ function matchRules(
       }
     });
     if (matched) hits.push({ rule, whole: false, commands: NONE, paths: matched });
+  }
+  return [...hits, ...historyHits(request, policy, facts)];
+}
+
+/**
+ * Read deny and ask rules met by the files a git command may print from the history: a hit says
+ * which file, as the history holds it. Allow rules do not see them (nothing is opened there).
+ */
+function historyHits(request: DecisionRequest, policy: Policy, facts: CallFacts): Hit[] {
+  const history = request.historyReads ?? [];
+  if (history.length === 0) return [];
+  const hits: Hit[] = [];
+  for (const rule of policy.pathRulesFor(history.map((p) => p.path))) {
+    if (rule.meta.effect === "allow" || rule.path!.family !== "read") continue;
+    if (rule.toolFilter && !rule.toolFilter(request.tool)) continue;
+    const held = history.find((p) =>
+      pathMatches(rule, p) && (!rule.when || rule.when({ ...facts.call(), path: p.path }))
+    );
+    if (held) hits.push({ rule, whole: false, commands: NONE, paths: NONE, history: held.path });
   }
   return hits;
 }
@@ -520,6 +545,14 @@ function describeRule(meta: MatchedRule): string {
 }
 
 const EFFECT_VERB: Record<Effect, string> = { allow: "allows", ask: "asks", deny: "denies" };
+
+/** The reason of a deny or ask hit; for a file in the git history, which file. */
+function hitReason(hit: Hit, allows: Hit[]): string {
+  const reason = ruleReason(hit.rule, beatenAllow(hit, allows));
+  return hit.history === undefined
+    ? reason
+    : `the git history holds ${hit.history}, which this command may print: ${reason}`;
+}
 
 /** The reason a deny or ask rule gives, saying so when it beat a narrower allow. */
 export function ruleReason(winner: CompiledRule, beatenAllow: CompiledRule | undefined): string {

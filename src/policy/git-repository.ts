@@ -6,9 +6,10 @@
  * been written by anyone, and its configuration runs programs on read-only commands:
  * `core.fsmonitor` on `git status`, `remote.*.uploadpack` on `git ls-remote`, pagers and aliases.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isInside } from "../tool/paths.ts";
+import { untrustedSubmodule } from "./git-submodules.ts";
 
 /**
  * Why git's repository, found from `start` (a resolved real path), cannot be trusted like the
@@ -24,11 +25,42 @@ export function untrustedRepository(
   if (root === undefined) return undefined;
   const own = join(root, ".git");
   if (gitDir) return start === own ? undefined : foreign(start);
+  // A directory made later in the line may hold a repository made or unpacked there too.
+  if (!existsSync(start)) {
+    return `git would run in ${start}, which does not exist yet: a repository the command puts there can have configuration that runs programs (core.fsmonitor, aliases, hooks)`;
+  }
   // git's discovery: at each level a `.git` entry, then the directory itself as a bare repository.
   for (let dir = start;; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return dir === root ? undefined : foreign(join(dir, ".git"));
+    if (existsSync(join(dir, ".git"))) {
+      return dir === root ? untrustedSubmodule(root) : foreign(join(dir, ".git"));
+    }
     if (isGitDirectory(dir)) return dir === own ? undefined : foreign(dir);
     if (dir === root || dir === dirname(dir)) return undefined;
+  }
+}
+
+/**
+ * Why reading objects of the repository git finds from `start` may reach the network: a partial
+ * clone (`extensions.partialClone`, a `promisor` remote) fetches missing blobs and trees from its
+ * promisor remote on demand, even for `git show` (verified by strace: ssh or HTTP to the remote).
+ * Its config is read as text; an include there counts as maybe.
+ */
+export function partialClone(start: string): string | undefined {
+  for (let dir = start;; dir = dirname(dir)) {
+    const dotGit = join(dir, ".git");
+    const gitDir = existsSync(join(dotGit, "config")) ? dotGit : isGitDirectory(dir) ? dir : undefined;
+    if (gitDir !== undefined || existsSync(dotGit)) {
+      let config = "";
+      try {
+        config = readFileSync(join(gitDir ?? dotGit, "config"), "utf8");
+      } catch {
+        return undefined;
+      }
+      return /^\s*(?:partialclone\s*=|promisor\s*=\s*(?:true|yes|on|1)\b|\[include)/im.test(config)
+        ? "the repository is a partial clone (or includes other configuration): reading its objects may fetch the missing ones from the promisor remote over the network"
+        : undefined;
+    }
+    if (dir === dirname(dir)) return undefined;
   }
 }
 
