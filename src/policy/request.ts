@@ -90,7 +90,15 @@ export function buildRequest(
   const repositories = (call.bash?.repositories ?? []).flatMap((use): PathAccess[] => {
     const resolved = resolvePath(use.dir, { cwd, home, shell });
     if (resolved.unresolved) {
-      return [{ path: resolved.path, access: "read", command: use.command, unresolved: resolved.unresolved }];
+      // A repository found from a place known only at run time may be anyone's.
+      const untrusted = `git would use a repository whose location is unknown (${resolved.unresolved})`;
+      return [{
+        path: resolved.path,
+        access: "read",
+        command: use.command,
+        unresolved: resolved.unresolved,
+        untrusted,
+      }];
     }
     const starts = hasPattern(resolved.raw) ? patternFiles(resolved) : [resolved];
     return starts.flatMap((one): PathAccess[] => {
