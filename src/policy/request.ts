@@ -111,7 +111,12 @@ export function buildRequest(
   });
   const toolchains = (call.bash?.toolchains ?? []).flatMap((use): PathAccess[] => {
     const resolved = resolvePath(use.dir, { cwd, home, shell });
-    if (resolved.unresolved) return [];
+    if (resolved.unresolved) {
+      const { unresolved } = resolved;
+      const untrusted =
+        `${use.command} runs the toolchain a file in a directory known only at run time may pick`;
+      return [{ path: resolved.path, access: "read", command: use.command, unresolved, untrusted }];
+    }
     const file = pickingFile(realpath(resolved.raw) ?? resolved.path, realRoots, toolchainFiles(use.command));
     return file === undefined ? [] : [{
       path: file,
