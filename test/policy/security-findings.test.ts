@@ -76,7 +76,11 @@ const FINDINGS: { command: string; allows: string[]; why: RegExp }[] = [
     allows: ["Bash(cd:*)", "Bash(cargo:*)"],
     why: /toolchain a file in a directory known only at run time/,
   },
-  { command: "git -C ~nosuchuser1 status", allows: ["Bash(git:*)"], why: /repository whose location is unknown/ },
+  {
+    command: "git -C ~nosuchuser1 status",
+    allows: ["Bash(git:*)"],
+    why: /repository whose location is unknown/,
+  },
   { command: "echo $GITHUB_TOKEN", allows: ["Bash(echo:*)"], why: /looks like a secret/ },
   {
     command: "printf '%s' \"$AWS_SECRET_ACCESS_KEY\"",
