@@ -44,6 +44,10 @@ export interface CommandTarget {
   argv: string[];
   /** Values of the command's assignments (`GIT_SSH_COMMAND='curl x'` names a program). */
   envValues?: string[];
+  /** The literal text fed to its input, when it is not read-only (`ed <<< '!curl x'`). */
+  input?: string;
+  /** Its inline code runs a command it builds while it runs: it may be any program. */
+  runsComputed?: boolean;
   hasUnsafeEnv: boolean;
   noAutoAllow: string[];
   /** The analyzer found this sub-command read-only (its paths are judged apart). */
@@ -161,7 +165,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     isProtectedPath(p.path) || (p.target && isProtectedPath(p.target))
   );
   const mustAsk = request.bash?.askReasons ?? [];
-  // What the bypass mode's person waived is all that may skip them: no allow rule approves them.
+  // bypassPermissions is the person's standing answer; elsewhere no allow rule approves a finding.
   const findings = mode === "bypassPermissions" ? [] : securityFindings(request, commands);
   // Rules cannot approve the structure (`$(...)`, a loop, several lines), but the sandbox may when
   // all that is unknown is values: every command, script and code was found (nothing opaque,
@@ -349,6 +353,8 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       bareText: stripAssignments(c.ruleText),
       wrappedText: c.argv.join(" "),
       envValues: Object.values(c.env),
+      ...(c.input !== undefined ? { input: c.input } : {}),
+      ...(c.runsComputed ? { runsComputed: true } : {}),
       ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}`, via: c.via } : {}),
       ...(c.open ? { open: c.open } : {}),
       canonicalTexts: npmCommandTexts(stripAssignments(c.ruleText).split(" ")),
