@@ -464,7 +464,7 @@ function judgeInvocation(
   if (viaXargs) noAutoAllow.push("xargs passes it arguments from input that cannot be checked");
   const ruleText = verdict.ruleWords.join(" ");
   const open = openTexts(inv, verdict.ruleWords, inv.argv, inv.via);
-  const secrets = printedSecrets(name, args, redirects);
+  const secrets = [...new Set([...verdict.secrets, ...printedSecrets(name, args, redirects)])];
   const reasons = [...new Set([...verdict.reasons, ...secrets])];
   const readOnly = inv.words.length === 0
     ? !hasUnsafeEnv && redirectPaths.every((p) => p.access === "read")
@@ -481,6 +481,7 @@ function judgeInvocation(
     readOnly,
     prefix: readOnly || inv.words.length === 0 ? null : commandPrefix(ruleText),
     ...(reasons.length > 0 ? { reasons } : {}),
+    ...(secrets.length > 0 ? { secrets } : {}),
   };
   if (inv.via) command.via = inv.via;
   if (open) command.open = open;

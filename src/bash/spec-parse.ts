@@ -23,6 +23,8 @@ export interface SpecVerdict {
   reasons: string[];
   /** Why no prefix rule may cover it (a program or code it runs). */
   noAutoAllow: string[];
+  /** Why it prints secrets (also in `reasons`): no allow rule may approve it. */
+  secrets: string[];
   paths: Access[];
   /** Words permission rules match: all of them, or without the global options (`rulesSkipGlobals`). */
   ruleWords: string[];
@@ -395,6 +397,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     readOnly: false,
     reasons,
     noAutoAllow: blocks,
+    secrets: [],
     paths: [],
     ruleWords: [name, ...(spec.rulesSkipGlobals ? texts.slice(ruleStart) : texts)],
     subcommands,
@@ -535,6 +538,7 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       break;
     case "secret":
       v.reasons.push(`${what} ${why ?? "prints secrets"}`);
+      v.secrets.push(`${what} ${why ?? "prints secrets"}`);
       break;
     case "unchecked":
       v.reasons.push(`${what} ${why ?? "does something the analyzer does not follow"}`);
@@ -563,6 +567,10 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
   if (check) {
     const found = checkValue(check, use.text, use.siblings ?? [use.text], use.index ?? 0);
     if (found.problem) v.reasons.push(`${what}: ${found.problem}`);
+    if (found.secret) {
+      v.reasons.push(`${what}: ${found.secret}`);
+      v.secrets.push(`${what}: ${found.secret}`);
+    }
     if (found.runs) {
       v.reasons.push(`${what}: ${found.runs}`);
       v.noAutoAllow.push(`${label}: ${found.runs}`);

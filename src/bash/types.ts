@@ -28,6 +28,11 @@ export interface SimpleCommand {
   readOnly: boolean;
   /** Why it is not read-only, when something specific says so (it prints secrets). */
   reasons?: string[];
+  /**
+   * Why it prints secrets into the transcript (`echo $GITHUB_TOKEN`, `jq -n env`), when it does: a
+   * security finding, which no allow rule may approve (also in `reasons`).
+   */
+  secrets?: string[];
   /** Stable two-word prefix for a rule suggestion (`git commit`), null when none is safe. */
   prefix: string | null;
   /** Ids of the work-loss table's entries this command matches (`git-reset-hard`), if any. */

@@ -227,8 +227,10 @@ function open(inv: Invocation, out: Out, depth: number): void {
         : keep(inv, out, "timeout without a duration");
     }
     case "command": {
-      if (texts.slice(1).some((t) => /^-[a-zA-Z]*[vV]/.test(t))) return keep(inv, out);
-      return strip(skipFlags(texts, 1, ""));
+      // Only command's own options (before the name) describe instead of run: `command cargo -V` runs cargo.
+      const at = skipFlags(texts, 1, "");
+      if (texts.slice(1, at).some((t) => /^-[a-zA-Z]*[vV]/.test(t))) return keep(inv, out);
+      return strip(at);
     }
     case "exec":
       return texts.length === 1 ? keep(inv, out) : strip(skipFlags(texts, 1, "a"));

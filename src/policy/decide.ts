@@ -55,6 +55,8 @@ export interface CommandTarget {
   readOnly: boolean;
   /** Why the analyzer found it not read-only, when it says (it prints secrets). */
   reasons: string[];
+  /** Why it prints secrets (`echo $GITHUB_TOKEN`): a security finding no allow rule may approve. */
+  secrets: string[];
   /** Ids of the work-loss table's entries it matches (`git-reset-hard`). */
   workLoss: string[];
 }
@@ -166,11 +168,14 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     isProtectedPath(p.path) || (p.target && isProtectedPath(p.target))
   );
   const mustAsk = request.bash?.askReasons ?? [];
+  // bypassPermissions is the person's standing answer; elsewhere no allow rule approves a finding.
+  const findings = mode === "bypassPermissions" ? [] : securityFindings(request, commands);
   // Rules cannot approve the structure (`$(...)`, a loop, several lines), but the sandbox may when
   // all that is unknown is values: every command, script and code was found (nothing opaque,
   // which `sandboxAllows` checks).
   if (
-    bash && (mustAsk.length > 0 || bash.checks.length > 0) && SANDBOX_STANDS_IN.has(mode)
+    bash && (mustAsk.length > 0 || bash.checks.length > 0 || findings.length > 0) &&
+    SANDBOX_STANDS_IN.has(mode)
   ) {
     if (protectedWrite && result.sandbox) {
       result.sandbox.notAutoAllowed = `${protectedWrite.path} is a protected path: writes to it always ask`;
@@ -186,6 +191,10 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     result.suggestions = [];
     const why = checks.length > 0 ? checks.map((c) => c.message).join("; ") : mustAsk.join("; ");
     return hardAsk(`${why}: allow rules cannot approve this command`);
+  }
+  if (findings.length > 0) {
+    result.suggestions = [];
+    return hardAsk(`${findings.join("; ")}: allow rules cannot approve this command`);
   }
 
   if (mode !== "bypassPermissions" && protectedWrite) {
@@ -360,6 +369,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       noAutoAllow: c.noAutoAllow,
       readOnly: c.readOnly,
       reasons: c.reasons ?? [],
+      secrets: c.secrets ?? [],
       workLoss: c.workLoss ?? [],
     }));
   }
@@ -373,6 +383,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
     noAutoAllow: [],
     readOnly: false,
     reasons: [],
+    secrets: [],
     workLoss: [],
   }];
 }
@@ -524,6 +535,19 @@ function isEdit(request: DecisionRequest, commands: CommandTarget[]): boolean {
   if (EDIT_TOOLS.has(request.tool)) return true;
   return request.tool === "Bash" && commands.length > 0 &&
     commands.every((c) => ACCEPT_EDITS_COMMANDS.has(c.argv[0] ?? ""));
+}
+
+/**
+ * The security findings of a call: a repository or toolchain file git or a proxy would trust that is
+ * not the workspace's own (`untrusted` paths), secrets it prints. Each asks a person whatever allows
+ * the command: `Bash(git status:*)` is about git's commands, not about the repository it finds.
+ */
+function securityFindings(request: DecisionRequest, commands: CommandTarget[]): string[] {
+  const found = [
+    ...request.paths.flatMap((p) => (p.untrusted === undefined ? [] : [p.untrusted])),
+    ...commands.flatMap((c) => c.secrets),
+  ];
+  return [...new Set(found)];
 }
 
 /** Catastrophic commands the analyzer flags: never approved by a rule, a hook or a mode. */

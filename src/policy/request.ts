@@ -108,7 +108,15 @@ export function buildRequest(
   const repositories: PathAccess[] = (call.bash?.repositories ?? []).flatMap((use): PathAccess[] => {
     const resolved = resolvePath(use.dir, { cwd: start, home, shell });
     if (resolved.unresolved) {
-      return [{ path: resolved.path, access: "read", command: use.command, unresolved: resolved.unresolved }];
+      // A repository found from a place known only at run time may be anyone's.
+      const untrusted = `git would use a repository whose location is unknown (${resolved.unresolved})`;
+      return [{
+        path: resolved.path,
+        access: "read",
+        command: use.command,
+        unresolved: resolved.unresolved,
+        untrusted,
+      }];
     }
     const starts = hasPattern(resolved.raw) ? patternFiles(resolved) : [resolved];
     return starts.flatMap((one): PathAccess[] => {
@@ -146,13 +154,19 @@ export function buildRequest(
   }
   const toolchains = (call.bash?.toolchains ?? []).flatMap((use): PathAccess[] => {
     const resolved = resolvePath(use.dir, { cwd: start, home, shell });
-    if (resolved.unresolved) return [];
+    // A directory known only at run time may hold a file that picks any program.
+    const unknownDir = (unresolved: string): PathAccess => ({
+      path: resolved.path,
+      access: "read",
+      command: use.command,
+      unresolved,
+      untrusted: `${use.command} runs the toolchain a file in a directory known only at run time may pick`,
+    });
+    if (resolved.unresolved) return [unknownDir(resolved.unresolved)];
     // `cd su? && cargo -V`: the directory bash picks is any the pattern matches.
     const starts = hasPattern(resolved.raw) ? patternFiles(resolved) : [resolved];
     return starts.flatMap((one): PathAccess[] => {
-      if (one.unresolved) {
-        return [{ path: one.path, access: "read", command: use.command, unresolved: one.unresolved }];
-      }
+      if (one.unresolved) return [{ ...unknownDir(one.unresolved), path: one.path }];
       const file = pickingFile(realpath(one.raw) ?? one.path, realRoots, toolchainFiles(use.command));
       return file === undefined
         ? []
