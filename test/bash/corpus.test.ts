@@ -30,6 +30,11 @@ const REVIEWED: Record<string, string> = {
     "valgrind runs the program it is given; node is judged on its own",
   "valgrind --leak-check=full --show-leak-kinds=all node":
     "valgrind runs the program it is given; node is judged on its own",
+  "gh issue view 17 -w": "--web opens the page in a web browser, a program the command does not name",
+  "gh label list -w": "--web opens the page in a web browser, a program the command does not name",
+  "gh pr view --web": "--web opens the page in a web browser, a program the command does not name",
+  "gh repo view octocat/hello-world -w":
+    "--web opens the page in a web browser, a program the command does not name",
 };
 
 function findings(a: BashAnalysis): string[] {
