@@ -7,11 +7,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { planOnDisk } from "../sandbox/linux-plan.ts";
 import type { SandboxProfile } from "../sandbox/profile.ts";
+import { addStubs, planProgramMasks, type ProgramMask } from "../sandbox/program-masks.ts";
 import { isInside } from "../tool/paths.ts";
 
 /** Prints the explanation; 0, or 2 when the sandbox would refuse this profile. */
-export function explainSandbox(profile: SandboxProfile): number {
+export function explainSandbox(
+  profile: SandboxProfile,
+  masks: readonly ProgramMask[] = [],
+  command?: string,
+): number {
   const { plan, scan, git } = planOnDisk(profile, join(tmpdir(), "toolrt-sbx-XXXXXX", "tmp"));
+  const programs = planProgramMasks(masks, {
+    pathEnv: process.env.PATH ?? "",
+    exempt: command === undefined ? [] : [command],
+    hidden: profile.denyRead,
+  });
+  addStubs(plan, programs);
+  const stubs = plan.mounts.filter((m) => m.op === "stub");
   const readOnly = plan.mounts.filter((m) => m.op === "ro-bind");
   const out: string[] = [
     `writable: ${profile.writableRoots.join(", ")} and a private temp dir; everything else read-only`,
@@ -24,6 +36,10 @@ export function explainSandbox(profile: SandboxProfile): number {
     ...readOnly.map((m) => `  ${m.path} (${m.why})`),
     `masked (unreadable): ${plan.mounts.filter((m) => m.op.startsWith("mask")).length}`,
     `missing protected paths, moved to quarantine after a run if the command creates them: ${plan.absent.length}`,
+    `programs kept from starting unless the command line names them (deny and ask rules naming a bare ` +
+    `program, --mask-program): ${masks.length === 0 ? "none" : masks.map((m) => m.program).join(", ")}`,
+    ...stubs.map((m) => `  ${m.path} (${m.why})`),
+    ...programs.notices.map((n) => `  ${n}`),
   ];
   if (plan.notices.length === 0) out.push("every protection is given as asked");
   for (const n of plan.notices) out.push(`not as asked [${n.id}]: ${n.message}`, `  what to do: ${n.remedy}`);

@@ -17,6 +17,7 @@ import { type Cgroup, createCgroup } from "../../sandbox/limits.ts";
 import { homedir } from "node:os";
 import { timingMark } from "../../sandbox/timing.ts";
 import { describeQuarantined } from "../../sandbox/quarantine.ts";
+import type { ProgramMask } from "../../sandbox/program-masks.ts";
 import { SandboxRefusedError, wrapCommand } from "../../sandbox/wrap.ts";
 import type { LaunchRequest, LaunchWrapper, WrappedLaunch } from "./launch.ts";
 import { type ExecutionPlace, executionPlace } from "./sandbox-context.ts";
@@ -71,6 +72,11 @@ export interface SandboxedLaunchOptions {
   /** Where "always" answers are recorded as session grants of the workspace. */
   grantsDir?: string;
   home?: string;
+  /**
+   * The programs deny and ask rules name that this command may not start inside (all but those its
+   * own line names: `policy/program-rules.ts`); absent: none.
+   */
+  programMasks?: (command: string) => Promise<readonly ProgramMask[]>;
 }
 
 /**
@@ -112,9 +118,11 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
     }
     const askHost = exceptions.hostAsker(request.command);
     const autorunBefore = snapshotAutorun(profile.workspace);
+    const programMasks = await options.programMasks?.(request.command);
     let wrapped;
     try {
       wrapped = await wrapCommand(profile, launch.argv, {
+        ...(programMasks?.length ? { programMasks } : {}),
         cwd: launch.cwd,
         env: launch.env,
         availability,
