@@ -207,3 +207,25 @@ describe.skipIf(!usable)("what stays as it was", () => {
     expect(run.stderr).toContain("broken.json");
   }, 60_000);
 });
+
+describe.skipIf(!usable)("the Bash tool's sandboxed runs", () => {
+  test(
+    "toolrt run Bash: a program of the approved line cannot start a program an ask rule names",
+    async () => {
+      const ws = workspace();
+      writeFileSync(join(ws, "Makefile"), "all:\n\tcurl x\n");
+      const bash = (command: string) =>
+        runCliAsync(
+          ["--cwd", ws, "--ask", "Bash(curl:*)", "run", "--yes", "Bash", JSON.stringify({ command })],
+          { cwd: ws, env },
+        );
+      const [make, direct] = await Promise.all([bash("make"), bash("curl -sS x")]);
+      expect(make.stdout).toContain(CURL_BLOCKED);
+      expect(make.stdout).not.toMatch(CURL_REACHED);
+      // The person approved `curl -sS x` itself: it runs (and finds no network).
+      expect(direct.stdout).toMatch(CURL_REACHED);
+      expect(direct.stdout).not.toContain("is blocked");
+    },
+    60_000,
+  );
+});
