@@ -122,7 +122,7 @@ export const SANDBOX_OPTIONS: readonly OptionSpec[] = [
     value: "name[=why]",
     repeatable: true,
     description:
-      "a program the command may start only by naming it itself; a stub shows why (repeatable; deny and ask rules naming a bare program add theirs)",
+      "a program the command may not start: a stub saying why covers it (repeatable; the policy's deny and ask rules naming a bare program add theirs, but not programs the command line names)",
   },
   {
     flag: "policy-rules",

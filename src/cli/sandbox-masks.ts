@@ -1,9 +1,11 @@
 /**
  * The programs `toolrt sandbox` keeps its command from starting (`sandbox/program-masks.ts`): those
- * `--mask-program` names and, unless `--policy-rules off`, those the bare-program deny and ask
- * rules of the policy name (policy files, `--policy`, `--deny`/`--ask`); minus each program the
- * command line itself names, which the person running it approved. The policy is loaded only when
- * a source of such rules exists (the embedded default has none): a plain run reads no policy.
+ * `--mask-program` names, as given (`toolrt hook --sandbox` passes its rules' programs so, already
+ * without those its line names), and, unless `--policy-rules off`, those the bare-program deny and
+ * ask rules of the policy name (policy files, `--policy`, `--deny`/`--ask`), minus each program the
+ * command line itself names, which the person running it approved. The policy is loaded, and the
+ * line analysed, only when a source of such rules exists (the embedded default has none): a plain
+ * run reads no policy.
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -37,15 +39,18 @@ export async function sandboxMasks(argv: readonly string[], sources: MaskSources
     throw new UsageError(`toolrt sandbox: --policy-rules ${sources.policyRules}: expected on or off`);
   }
   const masks = sources.given.map(parseGiven);
-  if (sources.policyRules !== "off" && mayHoldRules(sources.load)) {
-    masks.push(...await policyMasks(sources.load));
-  }
-  if (masks.length === 0) return [];
+  const fromPolicy = sources.policyRules !== "off" && mayHoldRules(sources.load)
+    ? await policyMasks(sources.load)
+    : [];
+  if (fromPolicy.length > 0) masks.push(...await withoutNamed(fromPolicy, argv));
+  return masks.filter((m, i) => masks.findIndex((n) => n.program === m.program) === i);
+}
+
+/** `masks` without the programs the command line names (as the analyzer reads it). */
+async function withoutNamed(masks: ProgramMask[], argv: readonly string[]): Promise<ProgramMask[]> {
   const { analyzeBash } = await import("../bash/analyze.ts");
   const { masksForLine, namedPrograms } = await import("../policy/program-rules.ts");
-  const named = namedPrograms((await analyzeBash(argv.map(shellQuote).join(" "))).commands);
-  const unique = masks.filter((m, i) => masks.findIndex((n) => n.program === m.program) === i);
-  return masksForLine(unique, named);
+  return masksForLine(masks, namedPrograms((await analyzeBash(argv.map(shellQuote).join(" "))).commands));
 }
 
 function parseGiven(value: string): ProgramMask {

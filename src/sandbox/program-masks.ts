@@ -13,7 +13,7 @@
  * (`python -c 'urllib...'`, `perl -e unlink`) or another implementation of the tool (a busybox
  * applet of another file, a binary built in the workspace) is not that program.
  */
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { isInside } from "../tool/paths.ts";
 import type { MountPlan } from "./mount-plan.ts";
@@ -167,7 +167,15 @@ function searchDirs(context: MaskContext): SearchDirs {
     }
     return names.flatMap((name) => [join(root, name), join(root, name, "bin")]);
   });
-  return { bins: [...new Set([...fromPath, ...SYSTEM_BIN_DIRS])], trees };
+  // `/bin` is often `/usr/bin`: each directory once, by its real path.
+  const bins = [...fromPath, ...SYSTEM_BIN_DIRS].flatMap((d) => {
+    try {
+      return [realpathSync(d)];
+    } catch {
+      return [];
+    }
+  });
+  return { bins: [...new Set(bins)], trees };
 }
 
 /** The real path of `path` when it is an executable file (links followed); else null. */
@@ -181,26 +189,30 @@ function realFile(path: string): string | null {
   }
 }
 
-/** Other names of `real`'s inode in `dirs` (not following links: a link to it reaches the stub anyway). */
+/**
+ * Other names of `real`'s inode in `dirs`. Regular files only: a symbolic link to it reaches the
+ * stub anyway, and one to another name of it is covered when that name's directory is searched.
+ */
 function hardLinks(real: string, dirs: readonly string[]): string[] {
   const { dev, ino } = statSync(real);
   const found = new Set<string>();
   for (const dir of new Set(dirs)) {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(dir);
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       continue;
     }
-    for (const name of names) {
-      const path = join(dir, name);
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const path = join(dir, entry.name);
+      const stat = lstatSync(path, { throwIfNoEntry: false });
+      if (!stat || stat.ino !== ino || stat.dev !== dev) continue;
       try {
-        const stat = statSync(path, { throwIfNoEntry: false });
-        if (!stat || stat.ino !== ino || stat.dev !== dev) continue;
         const at = realpathSync(path);
         if (at !== real) found.add(at);
       } catch {
-        // unreadable or gone: not a link we can cover
+        // gone since: not a link to cover
       }
     }
   }
