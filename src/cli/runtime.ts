@@ -12,6 +12,7 @@ import { sandboxedLaunch } from "../exec/processes/sandboxed-launch.ts";
 import { loadPolicy, type LoadResult } from "../policy/load.ts";
 import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
 import { DenialTracker } from "../policy/denials.ts";
+import { masksForLine, namedPrograms, programMasks } from "../policy/program-rules.ts";
 import { grantForSession } from "../policy/session-grants.ts";
 import { getAllBaseTools } from "../pool/base-tools.ts";
 import { isDeferredIn } from "../pool/assemble.ts";
@@ -206,8 +207,15 @@ function runtimeSandbox(
     const record = audit.append(event);
     telemetry?.record(record);
   };
+  const masks = programMasks(loaded.policy.rules);
   return sandboxedLaunch({
     policy: loaded.policy.state.sandbox ?? DEFAULT_SANDBOX_POLICY,
+    ...(masks.length
+      ? {
+        programMasks: async (command: string) =>
+          masksForLine(masks, namedPrograms((await analyzeBash(command)).commands)),
+      }
+      : {}),
     workspace: globals.cwd,
     grantsDir: globals.stateDir,
     ...(asker ? { asker } : {}),

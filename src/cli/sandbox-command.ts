@@ -7,6 +7,7 @@
  * sandboxed command is a fresh process each time, and commander's load and set-up alone cost more
  * than bwrap's own start-up.
  */
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { changedAutorun, describeAutorunChanges, snapshotAutorun } from "../sandbox/autorun.ts";
 import { homedir } from "node:os";
@@ -20,6 +21,9 @@ import { timingMark } from "../sandbox/timing.ts";
 import type { TreeScanner } from "../sandbox/watch-service.ts";
 import { SandboxRefusedError, wrapCommand } from "../sandbox/wrap.ts";
 import { reportFailure, UsageError } from "./errors.ts";
+import { type GlobalOptions, globalsFrom, loadOptionsOf } from "./options.ts";
+import { sandboxMasks } from "./sandbox-masks.ts";
+import type { ProgramMask } from "../sandbox/program-masks.ts";
 
 export interface SandboxOptions {
   workspace?: string;
@@ -39,6 +43,8 @@ export interface SandboxOptions {
   maxCpuSeconds?: string;
   maxWallSeconds?: string;
   tmpSize?: string;
+  maskProgram?: string[];
+  policyRules?: string;
 }
 
 interface OptionSpec {
@@ -110,6 +116,21 @@ export const SANDBOX_OPTIONS: readonly OptionSpec[] = [
     key: "tmpSize",
     value: "size",
     description: "size of the private $TMPDIR (default 2G)",
+  },
+  {
+    flag: "mask-program",
+    key: "maskProgram",
+    value: "name[=why]",
+    repeatable: true,
+    description:
+      "a program the command may not start: a stub saying why covers it (repeatable; the policy's deny and ask rules naming a bare program add theirs, but not programs the command line names)",
+  },
+  {
+    flag: "policy-rules",
+    key: "policyRules",
+    value: "on|off",
+    description:
+      "off: block only the --mask-program programs, not those the policy's rules name (default on)",
   },
   {
     flag: "allow-localhost",
@@ -195,8 +216,8 @@ export async function sandboxEntry(argv: string[]): Promise<number> {
   const fast = fastSandboxArgs(argv);
   if (fast) {
     try {
-      // No global option came in: the working directory is --cwd's default.
-      return await runSandboxCommand(fast.command, fast.options, process.cwd());
+      // No global option came in: each has its default.
+      return await runSandboxCommand(fast.command, fast.options, globalsFrom({}));
     } catch (error) {
       return reportFailure(error, argv);
     }
@@ -258,20 +279,34 @@ function size(flag: string, value: string | undefined): number | undefined {
   return bytes;
 }
 
-export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cwd: string): Promise<number> {
+export async function runSandboxCommand(
+  argv: string[],
+  opts: SandboxOptions,
+  globals: GlobalOptions,
+): Promise<number> {
   timingMark("cli:parsed");
+  const cwd = globals.cwd;
   if (opts.printProfile !== undefined) {
     const { printProfile } = await import("./sandbox-print.ts");
     return printProfile(opts.printProfile, profileOf(opts, cwd), argv, cwd);
   }
   if (opts.explain) {
     const { explainSandbox } = await import("./sandbox-explain.ts");
-    return await explainSandbox(profileOf(opts, cwd));
+    return await explainSandbox(profileOf(opts, cwd), await masksOf(argv, opts, globals), argv[0]);
   }
   if (argv.length === 0) throw new UsageError("toolrt sandbox: no command given (put it after --)");
   // Bad flags are bad usage whether or not this machine has a sandbox: checked first.
   const profile = profileOf(opts, cwd);
   timingMark("cli:profile");
+  let programMasks: ProgramMask[];
+  try {
+    programMasks = await masksOf(argv, opts, globals);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    process.stderr.write(`toolrt sandbox: ${(error as Error).message}\n`);
+    return 2;
+  }
+  timingMark("cli:program-masks");
   const availability = detectSandbox();
   if (!availability.available) {
     if (!opts.allowUnsandboxed) {
@@ -289,7 +324,12 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
   const autorunBefore = snapshotAutorun(profile.workspace);
   let wrapped;
   try {
-    wrapped = await wrapCommand(profile, argv, { cwd, availability, scanner: await watchClient(profile) });
+    wrapped = await wrapCommand(profile, argv, {
+      cwd,
+      availability,
+      scanner: await watchClient(profile),
+      ...(programMasks.length ? { programMasks } : {}),
+    });
   } catch (error) {
     if (!(error instanceof SandboxRefusedError)) throw error;
     process.stderr.write(`toolrt sandbox: ${error.message}\n`);
@@ -318,6 +358,16 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
     if (explanation) process.stderr.write(`toolrt sandbox: ${explanation}\n`);
   }
   return result.exitCode;
+}
+
+/** The programs this run keeps its command from starting (`sandbox-masks.ts`). */
+function masksOf(argv: string[], opts: SandboxOptions, globals: GlobalOptions): Promise<ProgramMask[]> {
+  const workspace = opts.workspace === undefined ? globals.cwd : resolve(globals.cwd, opts.workspace);
+  return sandboxMasks(argv, {
+    given: opts.maskProgram ?? [],
+    ...(opts.policyRules === undefined ? {} : { policyRules: opts.policyRules }),
+    load: { ...loadOptionsOf(globals), cwd: workspace },
+  });
 }
 
 /**

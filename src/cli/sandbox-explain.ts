@@ -9,10 +9,15 @@ import { planOnDisk, sandboxStateDir } from "../sandbox/linux-plan.ts";
 import type { SandboxProfile } from "../sandbox/profile.ts";
 import type { Revalidation } from "../sandbox/tree-watch.ts";
 import { WatchClient } from "../sandbox/watch-service.ts";
+import { addStubs, planProgramMasks, type ProgramMask } from "../sandbox/program-masks.ts";
 import { isInside } from "../tool/paths.ts";
 
 /** Prints the explanation; 0, or 2 when the sandbox would refuse this profile. */
-export async function explainSandbox(profile: SandboxProfile): Promise<number> {
+export async function explainSandbox(
+  profile: SandboxProfile,
+  masks: readonly ProgramMask[] = [],
+  command?: string,
+): Promise<number> {
   // Asks the workspace's change watcher as a run would, but starts none.
   const trees = { roots: profile.writableRoots, denyRead: profile.denyRead };
   const scanned = await new WatchClient(sandboxStateDir(), trees, { start: false })
@@ -20,6 +25,13 @@ export async function explainSandbox(profile: SandboxProfile): Promise<number> {
   const { plan, scan, git } = planOnDisk(profile, join(tmpdir(), "toolrt-sbx-XXXXXX", "tmp"), {
     scan: scanned.scan,
   });
+  const programs = planProgramMasks(masks, {
+    pathEnv: process.env.PATH ?? "",
+    exempt: command === undefined ? [] : [command],
+    hidden: profile.denyRead,
+  });
+  addStubs(plan, programs);
+  const stubs = plan.mounts.filter((m) => m.op === "stub");
   const readOnly = plan.mounts.filter((m) => m.op === "ro-bind");
   const out: string[] = [
     `writable: ${profile.writableRoots.join(", ")} and a private temp dir; everything else read-only`,
@@ -32,6 +44,10 @@ export async function explainSandbox(profile: SandboxProfile): Promise<number> {
     ...readOnly.map((m) => `  ${m.path} (${m.why})`),
     `masked (unreadable): ${plan.mounts.filter((m) => m.op.startsWith("mask")).length}`,
     `missing protected paths, moved to quarantine after a run if the command creates them: ${plan.absent.length}`,
+    `programs kept from starting unless the command line names them (deny and ask rules naming a bare ` +
+    `program, --mask-program): ${masks.length === 0 ? "none" : masks.map((m) => m.program).join(", ")}`,
+    ...stubs.map((m) => `  ${m.path} (${m.why})`),
+    ...programs.notices.map((n) => `  ${n}`),
   ];
   if (plan.notices.length === 0) out.push("every protection is given as asked");
   for (const n of plan.notices) out.push(`not as asked [${n.id}]: ${n.message}`, `  what to do: ${n.remedy}`);

@@ -28,7 +28,7 @@ export function register(program: Command): void {
   sandbox
     .argument("[command...]", "the command and its arguments (after --)")
     .action(async (argv: string[], opts: SandboxOptions, command: Command) => {
-      process.exitCode = await runSandboxCommand(argv, opts, globalsOf(command).cwd);
+      process.exitCode = await runSandboxCommand(argv, opts, globalsOf(command));
     });
   program
     .command("sandbox-bridge", { hidden: true })

@@ -18,6 +18,7 @@ import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
 import { selfCommand } from "./command.ts";
 import { sandboxedCommand } from "./sandboxed-command.ts";
 import { startOf } from "./start-dir.ts";
+import { masksForLine, namedPrograms, programMasks } from "../policy/program-rules.ts";
 import type { HookEvent, HookInvocation, MappedCall, PostToolEvent, PreToolEvent, Verdict } from "./types.ts";
 import { verdictFor } from "./verdict.ts";
 import { errorMessage } from "../tool/errors.ts";
@@ -207,6 +208,10 @@ async function sandboxedVerdict(
   const verdict = verdictFor([decision]);
   if (!decision.sandbox?.autoAllowed) return { verdict, deciding: decision };
   const command = (call.input as { command: string }).command;
+  const rules = programMasks(policy.rules);
+  const masks = rules.length
+    ? masksForLine(rules, namedPrograms((await deps.analyzeBash(command)).commands))
+    : [];
   // The allow is shown where the prompt would have been: destructive warnings ride on it.
   const warned = verdict.warnings.length > 0
     ? `${verdict.reason}; warning: ${verdict.warnings.join("; ")}`
@@ -215,7 +220,7 @@ async function sandboxedVerdict(
     verdict: {
       ...verdict,
       reason: warned,
-      command: sandboxedCommand(command, settings, globals.cwd, deps.self ?? selfCommand()),
+      command: sandboxedCommand(command, settings, globals.cwd, deps.self ?? selfCommand(), masks),
     },
     deciding: decision,
   };

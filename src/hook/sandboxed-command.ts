@@ -6,6 +6,7 @@
  */
 import type { SandboxPolicy } from "../policy/sandbox-policy.ts";
 import type { SandboxLimits } from "../sandbox/profile.ts";
+import type { ProgramMask } from "../sandbox/program-masks.ts";
 import { shellLine } from "./command.ts";
 
 /** The profile settings `toolrt sandbox` takes as flags, each from the policy list of that name. */
@@ -34,14 +35,19 @@ export const LIMIT_FLAGS: Record<keyof SandboxLimits, string> = {
 };
 
 /**
+ * `masks`: the programs the command may not start (the hook's rules, Claude Code's included, minus
+ * what the line names), as `--mask-program NAME=WHY`; `--policy-rules=off` keeps `toolrt sandbox`
+ * from reading the policy files again for them.
+ *
  * @example sandboxedCommand("npm test", policy, "/src/app", ["/usr/local/bin/toolrt"])
- * // "/usr/local/bin/toolrt sandbox --workspace=/src/app -- bash --noprofile --norc -c 'npm test'"
+ * // "/usr/local/bin/toolrt sandbox --workspace=/src/app --policy-rules=off -- bash --noprofile --norc -c 'npm test'"
  */
 export function sandboxedCommand(
   command: string,
   policy: Pick<SandboxPolicy, keyof typeof SANDBOX_FLAGS | keyof typeof SANDBOX_SWITCHES | "limits">,
   workspace: string,
   self: readonly string[],
+  masks: readonly ProgramMask[] = [],
 ): string {
   // `--flag=value`: a value that starts with `-` is never read as another option.
   const flags = (Object.keys(SANDBOX_FLAGS) as (keyof typeof SANDBOX_FLAGS)[])
@@ -57,6 +63,8 @@ export function sandboxedCommand(
     ...flags,
     ...switches,
     ...limits,
+    ...masks.map((m) => `--mask-program=${m.program}=${m.why}`),
+    "--policy-rules=off",
     "--",
     "bash",
     "--noprofile",

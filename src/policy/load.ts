@@ -3,8 +3,7 @@
  * managed → user → project → local → flag → cli → session → claude → embedded default.
  * A broken file never becomes an empty policy: the result denies every call and names the file.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import defaultPolicy from "../../policy/default.json" with { type: "json" };
 import type { PermissionMode } from "../tool/types.ts";
@@ -17,6 +16,13 @@ import { type DisabledDefault, type LoadedFile, Policy, type SourceDigest } from
 import { compileRuleList, type ListedRule } from "./rule-list.ts";
 import { mergeSandboxSections, type SandboxSource } from "./sandbox-policy.ts";
 import { grantsFile, readGrants, readSandboxGrants } from "./session-grants.ts";
+import {
+  homeOf,
+  localPolicyFile,
+  managedPolicyFiles,
+  projectPolicyFile,
+  userPolicyFile,
+} from "./policy-files.ts";
 import { isTrusted } from "./trust.ts";
 import type { Effect, SourceName } from "./types.ts";
 
@@ -50,44 +56,9 @@ export interface LoadResult {
 }
 
 const EMBEDDED_DEFAULT_FILE = "<embedded>/policy/default.json";
+export { managedPolicyFiles, userPolicyFile };
+
 export const EMBEDDED_DEFAULT_TEXT = `${JSON.stringify(defaultPolicy, null, 2)}\n`;
-
-/** Where the managed policy lives: `TOOLRT_MANAGED_POLICY` (a file or a directory) or the system dir. */
-export function managedPolicyFiles(
-  env: Record<string, string | undefined>,
-  platform: NodeJS.Platform,
-): string[] {
-  const override = env.TOOLRT_MANAGED_POLICY;
-  if (override && isFile(override)) return [resolve(override)];
-  const dir = override
-    ? resolve(override)
-    : platform === "darwin"
-    ? "/Library/Application Support/toolrt"
-    : "/etc/toolrt";
-  const main = join(dir, "managed-policy.json");
-  const dropIns = join(dir, "managed-policy.d");
-  let extra: string[] = [];
-  try {
-    extra = readdirSync(dropIns).filter((f) => f.endsWith(".json") && !f.startsWith(".")).sort()
-      .map((f) => join(dropIns, f));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") extra = [dropIns];
-  }
-  return [...(exists(main) ? [main] : []), ...extra];
-}
-
-export function userPolicyFile(env: Record<string, string | undefined>): string {
-  const config = env.XDG_CONFIG_HOME || join(homeOf(env), ".config");
-  return join(config, "toolrt", "policy.json");
-}
-
-function projectPolicyFile(cwd: string): string {
-  return join(resolve(cwd), ".toolrt", "policy.json");
-}
-
-function localPolicyFile(cwd: string): string {
-  return join(resolve(cwd), ".toolrt", "policy.local.json");
-}
 
 export function loadPolicy(options: LoadOptions): LoadResult {
   const env = options.env ?? process.env;
@@ -383,25 +354,4 @@ function readText<T>(
     return undefined;
   }
   return use(text);
-}
-
-function homeOf(env: Record<string, string | undefined>): string {
-  return env.HOME || homedir();
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -3,14 +3,16 @@
  * and loaded as the `session` source next time: rules, and exceptions to the sandbox (a host it
  * may reach, a path it may write) that a person granted when the sandbox blocked them.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Policy } from "./policy.ts";
 import { compileRuleList } from "./rule-list.ts";
 import { parseRuleString } from "./rule-string.ts";
 import { writeJsonAtomically } from "./json-file.ts";
 import type { Effect } from "./types.ts";
+import { grantsFile } from "./policy-files.ts";
+
+export { grantsFile };
 
 export interface SessionGrant {
   rule: string;
@@ -28,11 +30,6 @@ export interface SandboxGrants {
 interface GrantsData {
   grants?: SessionGrant[];
   sandbox?: Partial<SandboxGrants>;
-}
-
-export function grantsFile(stateDir: string, cwd: string): string {
-  const key = createHash("sha256").update(resolve(cwd)).digest("hex").slice(0, 16);
-  return join(stateDir, "grants", `${key}.json`);
 }
 
 function readData(stateDir: string, cwd: string): GrantsData {

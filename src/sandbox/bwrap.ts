@@ -51,6 +51,7 @@ export function bwrapArgs(plan: MountPlan, options: BwrapOptions): string[] {
     "ro-bind": (path, fd) => ["--ro-bind-fd", fd, path],
     "mask-file": (path, fd) => ["--perms", "0444", "--ro-bind-data", fd, path],
     "mask-dir": (path) => ["--perms", "0555", "--tmpfs", path, "--remount-ro", path],
+    "stub": (path, fd) => ["--perms", "0555", "--ro-bind-data", fd, path],
   };
   plan.mounts.forEach((m, i) => args.push(...argsOf[m.op](m.path, String(options.mountFds[i]))));
   if (options.privateTmp) {

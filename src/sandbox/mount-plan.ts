@@ -23,7 +23,9 @@ export type MountOp =
   | { op: "bind"; path: string; why: string }
   | { op: "ro-bind"; path: string; why: string }
   | { op: "mask-file"; path: string; why: string }
-  | { op: "mask-dir"; path: string; why: string };
+  | { op: "mask-dir"; path: string; why: string }
+  /** An executable file with `text` over a program a rule names (`program-masks.ts`). */
+  | { op: "stub"; path: string; why: string; text: string };
 
 /** A protected path missing at the start; anything the command leaves there is quarantined. */
 export interface AbsentPath {

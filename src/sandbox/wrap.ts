@@ -16,6 +16,7 @@ import { gitEntries, planOnDisk, sandboxStateDir } from "./linux-plan.ts";
 import type { MountPlan } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
 import { PinError, pinPath } from "./pin.ts";
+import { addStubs, planProgramMasks, type ProgramMask } from "./program-masks.ts";
 import type { SandboxProfile } from "./profile.ts";
 import { quarantineAfterRun, type Quarantined } from "./quarantine.ts";
 import { makeRunDir } from "./run-dir.ts";
@@ -64,6 +65,8 @@ export interface WrapOptions {
    * the indexes in the state dir, every directory looked at.
    */
   scanner?: TreeScanner;
+  /** Programs rules name that the command may not start (Linux; `program-masks.ts`). */
+  programMasks?: readonly ProgramMask[];
 }
 
 export interface WrappedCommand {
@@ -201,6 +204,19 @@ async function linuxCommand(
   timingMark(`wrap:scanned(${scanned.revalidation.mode})`);
   const { plan, git } = planOnDisk(profile, tempDir, { stateDir: options.stateDir, scan: scanned.scan });
   timingMark("wrap:plan");
+  if (options.programMasks?.length) {
+    // What toolrt itself starts inside (prlimit, the network bridge, the command's shell) must run.
+    const starts = [availability.prlimitPath, base.network?.bridgeCommand(4)[0], argv[0]];
+    addStubs(
+      plan,
+      planProgramMasks(options.programMasks, {
+        pathEnv: base.env.PATH,
+        exempt: starts.filter((s): s is string => typeof s === "string"),
+        hidden: [...profile.denyRead, state],
+      }),
+    );
+    timingMark("wrap:program-masks");
+  }
   if (plan.refusals.length) throw new SandboxRefusedError(plan.refusals);
   cleanups.unshift(async () => {
     timingMark("cleanup:start");
@@ -269,13 +285,18 @@ async function linuxCommand(
   const extraStdio: Array<number | "pipe"> = ["pipe"];
   if (base.network) extraStdio.push("pipe");
   const mountFds: number[] = [];
+  /** What to write to each stub's stream, by its index in extraStdio. */
+  const stubTexts = new Map<number, string>();
   try {
     for (const m of plan.mounts) {
       if (m.op === "mask-dir") {
         mountFds.push(-1);
         continue;
       }
-      const fd = m.op === "mask-file" ? "pipe" : pinPath(m.path, { directory: entryKind(m.path) === "dir" });
+      if (m.op === "stub") stubTexts.set(extraStdio.length, m.text);
+      const fd = m.op === "mask-file" || m.op === "stub"
+        ? "pipe"
+        : pinPath(m.path, { directory: entryKind(m.path) === "dir" });
       if (typeof fd === "number") cleanups.push(() => closeSync(fd));
       mountFds.push(3 + extraStdio.length);
       extraStdio.push(fd);
@@ -312,13 +333,15 @@ async function linuxCommand(
     processCap: cgroup ? "cgroup" : "rlimit",
     logTag: null,
     attach: (spawned) => {
-      // bwrap reads the seccomp program to its end, and each masked file's (empty) contents.
+      // bwrap reads the seccomp program to its end, each masked file's (empty) contents and each stub.
       extraStdio.forEach((entry, i) => {
         const fd = spawned.stdio[3 + i];
         if (entry !== "pipe" || typeof fd !== "number") return;
         if (i === 1 && base.network) return base.network.attachChannel(fd);
         try {
           if (i === 0) writeSync(fd, program);
+          const stub = stubTexts.get(i);
+          if (stub !== undefined) writeSync(fd, stub);
         } catch {
           // bwrap ended before reading it (a failed mount): its exit status and message tell
         } finally {

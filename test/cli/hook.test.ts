@@ -1,6 +1,6 @@
 /** `toolrt hook` on the command line: the answer on stdout, and install/uninstall per host. */
 import { expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
@@ -103,4 +103,27 @@ test("hook --sandbox on the command line rewrites a Bash call no rule allows", (
       `toolrt: not sandboxed: no sandbox is available here: ${sandbox.reason}`,
     );
   }
+});
+
+test("hook --sandbox: a program Claude Code's ask rule names stays blocked inside the rewritten run", () => {
+  const { cwd, env } = place();
+  mkdirSync(join(cwd, "cc"));
+  writeFileSync(join(cwd, "cc", "settings.json"), JSON.stringify({ permissions: { ask: ["Bash(curl:*)"] } }));
+  // A Makefile whose recipe runs curl: the line `make` does not name it.
+  writeFileSync(join(cwd, "Makefile"), "all:\n\tcurl x\n");
+  const stdin = JSON.stringify({
+    hook_event_name: "PreToolUse",
+    cwd,
+    tool_name: "Bash",
+    tool_input: { command: "make" },
+  });
+  const answer = JSON.parse(runCli(["hook", "--sandbox"], { cwd, env, stdin }).stdout);
+  if (!detectSandbox().available) return void console.warn("skipping the rewritten run: no sandbox here");
+  const command: string = answer.hookSpecificOutput.updatedInput.command;
+  expect(command).toContain("'--mask-program=curl=the ask rule Bash(curl:*) (claude: ");
+  const run = Bun.spawnSync(["bash", "-c", command], { cwd, env: { ...process.env, ...env } });
+  expect(run.stderr.toString()).toContain(
+    "toolrt: curl is blocked in this sandbox by the ask rule Bash(curl:*)",
+  );
+  expect(run.stderr.toString()).not.toMatch(/curl: \(\d+\)/);
 });

@@ -103,9 +103,23 @@ describe("sandboxedCommand", () => {
       maxCpuSeconds: "5",
       maxWallSeconds: "60",
       tmpSize: "1024",
+      policyRules: "off",
     });
     expect(Object.keys(policy.limits).sort()).toEqual(Object.keys(LIMIT_FLAGS).sort());
     expect(parsed?.command).toEqual(["bash", "--noprofile", "--norc", "-c", "npm test"]);
+  });
+
+  test("the programs the hook's rules keep from starting reach it as --mask-program, with their rule", () => {
+    const masks = [
+      { program: "curl", why: "the ask rule Bash(curl:*) (claude: /h/.claude/settings.json)" },
+      { program: "rm", why: "the deny rule Bash(rm:*) (user: /h/it's policy.json)" },
+    ];
+    const argv = wordsOf(sandboxedCommand("make", policy, "/w", ["/opt/toolrt"], masks));
+    const parsed = fastSandboxArgs(argv.slice(1));
+    expect(parsed?.options.maskProgram).toEqual(masks.map((m) => `${m.program}=${m.why}`));
+    // The policy files are not read again: the hook's rules (Claude Code's included) are these.
+    expect(parsed?.options.policyRules).toBe("off");
+    expect(parsed?.command).toEqual(["bash", "--noprofile", "--norc", "-c", "make"]);
   });
 
   test("runAsRoot reaches it as --run-as-root, only when on; limits not set are not flags", () => {

@@ -21,6 +21,7 @@ import { describeQuarantined } from "../../sandbox/quarantine.ts";
 import { sandboxStateDir } from "../../sandbox/linux-plan.ts";
 import { TreeWatch } from "../../sandbox/tree-watch.ts";
 import { InProcessScanner } from "../../sandbox/watch-service.ts";
+import type { ProgramMask } from "../../sandbox/program-masks.ts";
 import { SandboxRefusedError, wrapCommand } from "../../sandbox/wrap.ts";
 import type { LaunchRequest, LaunchWrapper, WrappedLaunch } from "./launch.ts";
 import { type ExecutionPlace, executionPlace } from "./sandbox-context.ts";
@@ -78,6 +79,11 @@ export interface SandboxedLaunchOptions {
   /** Where "always" answers are recorded as session grants of the workspace. */
   grantsDir?: string;
   home?: string;
+  /**
+   * The programs deny and ask rules name that this command may not start inside (all but those its
+   * own line names: `policy/program-rules.ts`); absent: none.
+   */
+  programMasks?: (command: string) => Promise<readonly ProgramMask[]>;
 }
 
 /**
@@ -124,9 +130,11 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
     }
     const askHost = exceptions.hostAsker(request.command);
     const autorunBefore = snapshotAutorun(profile.workspace);
+    const programMasks = await options.programMasks?.(request.command);
     let wrapped;
     try {
       wrapped = await wrapCommand(profile, launch.argv, {
+        ...(programMasks?.length ? { programMasks } : {}),
         cwd: launch.cwd,
         env: launch.env,
         availability,
