@@ -14,7 +14,7 @@ import { runChecks, walkedCheck } from "./checks.ts";
 import { joinContinuations } from "./continuation.ts";
 import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
-import { inlineCode, shellPayloads } from "./inline-code.ts";
+import { computedRuns, inlineCode, shellPayloads } from "./inline-code.ts";
 import { printedSecrets } from "./secret-output.ts";
 import { specFor } from "./specs/index.ts";
 import { classify } from "./classify.ts";
@@ -232,7 +232,7 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
       }
       judged.push(j);
       scripts.push(...payloadScripts(j));
-      opaque.push(...opaqueParts(j));
+      opaque.push(...opaqueParts(j), ...unseenRuns(j));
       if (runsUnknownInput(j, stdin)) {
         opaque.push(`${j.name} runs code it reads from its input, known only when it runs`);
       }
@@ -384,6 +384,9 @@ function judgeInvocation(
     command,
     ...(inv.chdir !== undefined ? { chdir: inv.chdir } : {}),
     ...(verdict.globSubcommand ? { globSubcommand: verdict.globSubcommand } : {}),
+    ...(verdict.unseen.length > 0 ? { unseen: verdict.unseen } : {}),
+    ...(verdict.commandLines.length > 0 ? { commandLines: verdict.commandLines } : {}),
+    ...(verdict.runsInline ? { runsInline: verdict.runsInline } : {}),
   };
   const workLoss = workLossOf(judged);
   if (workLoss.length > 0) {
@@ -420,7 +423,7 @@ function evaluationRisks(name: string, args: string[]): string[] {
  * commands back (`os.system("...")`), and words bash evaluates hold command substitutions.
  */
 function payloadScripts(j: Judged): Script[] {
-  const out: Script[] = [];
+  const out: Script[] = (j.commandLines ?? []).map(({ text, via }) => ({ text, via, env: {} }));
   j.inline = inlineCode(j.name, j.args)?.code ?? null;
   for (const text of j.inline === null ? [] : shellPayloads(j.inline)) {
     out.push({ text, via: `${j.name} inline code`, env: {} });
@@ -429,6 +432,19 @@ function payloadScripts(j: Judged): Script[] {
     for (const text of w.role === "code" ? [w.text] : hiddenSubstitutions(w.text)) {
       out.push({ text, via: w.builtin, env: {} });
     }
+  }
+  return out;
+}
+
+/**
+ * What it runs that rules cannot see: a program or code named in an option, and inline code that
+ * is not read (a language `inline-code.ts` does not know) or that computes what it runs.
+ */
+function unseenRuns(j: Judged): string[] {
+  const out = [...(j.unseen ?? [])];
+  if (j.runsInline !== undefined) {
+    const computed = j.inline === null || j.inline === undefined ? "" : computedRuns(j.inline);
+    if (computed !== undefined) out.push(computed === "" ? j.runsInline : `${j.name}: ${computed}`);
   }
   return out;
 }

@@ -75,6 +75,12 @@ export interface Judged {
   workLoss?: WorkLoss[];
   /** An interpreter's inline code (`python3 -c CODE`), null when it has none; read once. */
   inline?: string | null;
+  /** What it runs that rules cannot see (`Verdict.unseen`); the analysis calls it opaque. */
+  unseen?: string[];
+  /** Shell command lines it runs (`tar --to-command`), read as code like `sh -c`. */
+  commandLines?: { text: string; via: string }[];
+  /** Why it runs an interpreter's inline code, when it does. */
+  runsInline?: string;
   /** The directory a wrapper runs it in (`env -C DIR`, `sudo -D DIR`). */
   chdir?: string;
   /** An unquoted glob where a subcommand goes (`git pus*`). */

@@ -15,6 +15,12 @@ import { basename } from "./wrappers.ts";
 export interface Verdict {
   readOnly: boolean;
   noAutoAllow: string[];
+  /** What it runs that rules cannot see (see `SpecVerdict.unseen`); also in `noAutoAllow`. */
+  unseen: string[];
+  /** Shell command lines it runs, to be read as code (see `SpecVerdict.commandLines`). */
+  commandLines: { text: string; via: string }[];
+  /** Why it runs inline code of an interpreter (`python3 -c`), when it does. */
+  runsInline?: string;
   /** Words permission rules are matched against. */
   ruleWords: string[];
   paths: Access[];
@@ -132,6 +138,8 @@ export function judge(words: Word[]): Verdict {
   const verdict: Verdict = {
     readOnly: false,
     noAutoAllow: [],
+    unseen: [],
+    commandLines: [],
     ruleWords: [name, ...args],
     paths: [],
     reasons: [],
@@ -148,6 +156,8 @@ export function judge(words: Word[]): Verdict {
       ...(judged.globSubcommand ? { globSubcommand: judged.globSubcommand } : {}),
     });
     verdict.noAutoAllow.push(...judged.noAutoAllow);
+    verdict.unseen.push(...judged.unseen);
+    verdict.commandLines.push(...judged.commandLines);
   } else {
     verdict.paths = extractPaths(name, args);
     verdict.reasons.push(`${name} has no spec of what its arguments mean`);
@@ -172,12 +182,13 @@ export function judge(words: Word[]): Verdict {
   const script = args.findIndex((a) => !a.startsWith("-") && (/[./]/.test(a) || name === "bun"));
   const beforeOperand = script === -1 ? args : args.slice(0, script);
   if (inline && beforeOperand.some((a) => inline.test(a))) {
-    verdict.noAutoAllow.push(`${name} runs inline code given as an argument`);
+    verdict.runsInline = `${name} runs inline code given as an argument`;
+    verdict.noAutoAllow.push(verdict.runsInline);
   }
   const runs = args.find((a) => RUNS_PROGRAM[name]?.some((option) => option.test(a)));
-  if (runs) verdict.noAutoAllow.push(`${name} ${runs.split("=")[0]} runs another program`);
+  if (runs) runsUnseen(verdict, `${name} ${runs.split("=")[0]} runs another program`);
   if (EDITORS.has(name) && args.some((a) => /^(?:\+|-c$|--cmd$|-[a-zA-Z]*[sS]$|-u$)/.test(a))) {
-    verdict.noAutoAllow.push(`${name} +cmd / -c runs editor commands, which can run shell commands`);
+    runsUnseen(verdict, `${name} +cmd / -c runs editor commands, which can run shell commands`);
   }
   if (PACKAGE_RUNNERS.has(name)) {
     verdict.noAutoAllow.push(`${name} runs a package that may be downloaded first`);
@@ -242,7 +253,7 @@ const SPECIFIC: Record<string, Specific> = {
     v.noAutoAllow.push("trap registers a command that runs later");
   },
   fc(_args, v) {
-    v.noAutoAllow.push("fc runs commands again from the history");
+    runsUnseen(v, "fc runs commands again from the history");
   },
   rsync(args, v) {
     // `-e ssh` (with options) is the usual transport; any other remote shell is another program.
@@ -257,7 +268,7 @@ const SPECIFIC: Record<string, Specific> = {
       const plainSsh = /^ssh(?:\s+-[a-zA-Z]+(?:\s+[\w.@:/-]+)?)*$/.test(value ?? "") &&
         !/ProxyCommand|LocalCommand|-F|-o/i.test(value ?? "");
       if (value !== undefined && (a.includes("rsync-path") || !plainSsh)) {
-        v.noAutoAllow.push(`rsync ${a.split("=")[0]} runs another program`);
+        runsUnseen(v, `rsync ${a.split("=")[0]} runs another program`);
       }
     });
   },
@@ -280,7 +291,13 @@ const SPECIFIC: Record<string, Specific> = {
 
 function sshOptions(args: string[], v: Verdict): void {
   const why = sshRunsProgram(v.ruleWords[0] ?? "", args);
-  if (why) v.noAutoAllow.push(why);
+  if (why) runsUnseen(v, why);
+}
+
+/** A program or code it runs that no reading of its words shows: no rule can see it. */
+function runsUnseen(v: Verdict, why: string): void {
+  v.noAutoAllow.push(why);
+  v.unseen.push(why);
 }
 
 /** A package spec that is a URL, git remote, tarball or local path rather than a registry name. */
