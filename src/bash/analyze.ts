@@ -16,6 +16,7 @@ import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
 import { computedRuns, inlineCode, shellPayloads } from "./inline-code.ts";
 import { printedSecrets } from "./secret-output.ts";
+import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
 import { classify } from "./classify.ts";
 import type { Judged, RawCommand, WalkResult } from "./command.ts";
@@ -246,6 +247,10 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
       runScript({ text: code, via: "arithmetic evaluation", env: {} }, undefined);
     }
   }
+  // Values bash may run later (`PS4='$(cmd)'`, `x='a[$(cmd)]'; let x`, `PROMPT_COMMAND=cmd`).
+  const assigned = assignedCode(walk.commands.flatMap((raw) => raw.assignments));
+  for (const { text, via } of assigned.scripts) runScript({ text, via, env: {} }, undefined);
+  opaque.push(...assigned.opaque, ...builtinAssignedCode(judged), ...arithmeticOnUnknownValues(walk, judged));
   const views = quoteViews(command);
   const hits = runChecks({
     raw: command,
@@ -427,6 +432,12 @@ function payloadScripts(j: Judged): Script[] {
   j.inline = inlineCode(j.name, j.args)?.code ?? null;
   for (const text of j.inline === null ? [] : shellPayloads(j.inline)) {
     out.push({ text, via: `${j.name} inline code`, env: {} });
+  }
+  // `alias c=curl`: a later line's `c x` runs the value (with expand_aliases, or in an interactive shell).
+  if (j.name === "alias") {
+    for (const a of j.args.filter((a) => /^[^-=][^=]*=/.test(a))) {
+      out.push({ text: a.slice(a.indexOf("=") + 1), via: `alias ${a.slice(0, a.indexOf("="))}`, env: {} });
+    }
   }
   for (const w of evaluatedWords(j.name, j.args)) {
     for (const text of w.role === "code" ? [w.text] : hiddenSubstitutions(w.text)) {

@@ -47,6 +47,10 @@ export interface WalkResult {
   functions?: FunctionDefinition[];
   /** Literal text bash evaluates as an arithmetic expression or a variable name (`(( 'a[$(x)]' ))`). */
   evaluated?: string[];
+  /** Names arithmetic evaluates (`(( x ))`): bash evaluates their values too. */
+  arithmeticNames?: string[];
+  /** Names bound to a value known only at run time that need not be a number. */
+  unknownValues?: string[];
 }
 
 export interface FunctionDefinition {

@@ -68,8 +68,12 @@ class Walker {
   readonly commands: RawCommand[] = [];
   readonly complex = new Set<string>();
   readonly functions: FunctionDefinition[] = [];
-  /** Literal text bash evaluates as an arithmetic expression or a variable name. */
+  /** Literal text bash evaluates as an arithmetic expression or a variable name, or runs later. */
   readonly evaluated: string[] = [];
+  /** Names arithmetic evaluates, whose values bash evaluates in turn (`(( x ))`). */
+  readonly arithmeticNames: string[] = [];
+  /** Names bound to a value known only at run time that is not a number (`x=$(cat f)`, `for x in $(…)`). */
+  readonly unknownValues = new Set<string>();
   /** Loop variables bound to a pattern (`for f in *.md`): they stand for the files it matches. */
   private readonly patternNames = new Set<string>();
   private pipeCount = 0;
@@ -174,6 +178,7 @@ class Walker {
     for (const value of known ? values : [undefined]) {
       const inner: Scope = new Map(scope);
       inner.set(name, value?.text ?? null);
+      if (!known) this.unknownValues.add(name);
       if (value?.glob) this.patternNames.add(name);
       this.statement(body, inner, depth + 1, nested);
     }
@@ -206,6 +211,7 @@ class Walker {
       if (part.type === "raw_string") this.evaluated.push(part.text.slice(1, -1));
       else if (part.type === "ansi_c_string") this.evaluated.push(part.text.slice(2, -1));
       else if (part.type === "variable_name") {
+        this.arithmeticNames.push(part.text);
         const value = scope.get(part.text);
         if (typeof value === "string") this.evaluated.push(value);
       } else for (const child of part.namedChildren) visit(child);
@@ -445,6 +451,10 @@ class Walker {
   }
 
   private bind(scope: Scope, { name, value, computed }: Assignment): void {
+    // `$((...))` gives a number; any other computed value may hold code for arithmetic to run.
+    if (computed && !/^(?:\$\(\([^]*\)\)|\d)*$/.test(value)) {
+      this.unknownValues.add(name.replace(/\[.*$/s, ""));
+    }
     // A second assignment or a computed value: later uses cannot be resolved statically.
     scope.set(name, scope.has(name) || computed ? null : value);
   }
@@ -603,6 +613,8 @@ class Walker {
           return this.variable(name.text, node.text, scope, out, inQuotes);
         }
         this.tooComplex("parameter expansion ${...}");
+        // Backquotes in a default (`${x:=`cmd`}`) run when the expansion does.
+        if (node.text.includes("`")) this.evaluated.push(node.text);
         // `${!n}` evaluates n's value as a name; offsets and subscripts are arithmetic.
         const indirect = node.child(1)?.type === "!" ? scope.get(name?.text ?? "") : undefined;
         if (typeof indirect === "string") this.evaluated.push(indirect);
@@ -718,5 +730,7 @@ export function walkTree(root: Node): WalkResult {
     complex: [...walker.complex],
     functions: walker.functions,
     evaluated: walker.evaluated,
+    arithmeticNames: walker.arithmeticNames,
+    unknownValues: [...walker.unknownValues],
   };
 }
