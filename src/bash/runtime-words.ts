@@ -59,13 +59,13 @@ export function openTexts(
 export function opaqueParts(j: Judged): string[] {
   const name = j.words[0];
   if (name?.dynamic) return [`${name.text} runs a command whose name is known only when it runs`];
-  const file = scriptFile(j);
-  if (file !== undefined) return [`${j.name} runs the shell code in ${file}, known only when it runs`];
   const runtime = j.words.slice(1).filter((w) => w.dynamic);
-  if (runtime.length === 0) return [];
-  if (SHELLS.has(j.name) || j.name === "source" || j.name === ".") {
+  if (runtime.length > 0 && (SHELLS.has(j.name) || j.name === "source" || j.name === ".")) {
     return [`${j.name} runs shell code from ${runtime[0]!.text}, known only when it runs`];
   }
+  const file = scriptFile(j);
+  if (file !== undefined) return [`${j.name} runs the shell code in ${file}, known only when it runs`];
+  if (runtime.length === 0) return [];
   const code = j.inline;
   const inCode = code ? runtime.find((w) => w.text !== "" && code.includes(w.text)) : undefined;
   return inCode ? [`${j.name} runs inline code holding ${inCode.text}, known only when it runs`] : [];
