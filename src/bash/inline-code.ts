@@ -136,7 +136,7 @@ export function shellPayloads(code: string, depth = 0): string[] {
  * `send`, `require(name)`): what it runs then is known only when it runs.
  */
 const REFLECTION =
-  /__import__|importlib|\bgetattr\b|\bglobals\s*\(|\bvars\s*\(|__builtins__|__dict__|\bcompile\s*\(|\bFunction\s*\(|\b(?:public_)?send\s*\(|instance_eval|constantize|\bdo\s*\(?\s*["'$]|\brequire\s*\(\s*[^"'\s)]|\bimport\s*\(\s*[^"'\s)]|&\s*\$|\$\{\s*\\|->\$\w+\s*\(/;
+  /__import__|importlib|\bgetattr\b|\bglobals\s*\(|\bvars\s*\(|__builtins__|__dict__|\bcompile\s*\(|\bFunction\s*\(|\b(?:public_)?send\s*\(|instance_eval|constantize|\bdo\s*\(?\s*["'$]|\b(?:require|import)\s*\((?!\s*(["'])[^"']*\1\s*\))|\[\s*["'][^"']*["']\s*\+|&\s*\$|\$\{\s*\\|->\$\w+\s*\(/;
 
 /**
  * Why the code may run a program that its literal text does not name, or undefined when every
