@@ -92,6 +92,13 @@ const NC_EXEC = /^-[a-zA-Z]*[ec]$|^--(?:exec|sh-exec|lua-exec)(?:=|$)/;
  */
 const RUNS_PROGRAM: Record<string, RegExp[]> = {
   zip: [/^(?:-TT|--unzip-command)(?:=|$)/],
+  // Engines, providers and config files are shared objects openssl loads and runs.
+  openssl: [/^-(?:engine|provider-path|provider|pre|post|config)(?:=|$)/],
+  // PKCS#11 and FIDO providers are shared objects ssh-keygen and ssh-add load.
+  "ssh-keygen": [/^-[a-zA-Z]*[Dw]/],
+  "ssh-add": [/^-[a-zA-Z]*[sS]/],
+  // Macros expand `%(cmd)` and `%{lua:...}`: rpm runs them.
+  rpm: [/^(?:-E|--eval|-D|--define|--predefine|--macros|--rcfile|--pipe|--load)(?:=|$)/],
   cpio: [/^--rsh-command(?:=|$)/],
   nc: [NC_EXEC],
   ncat: [NC_EXEC],

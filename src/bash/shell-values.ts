@@ -2,7 +2,8 @@
  * Values bash runs as code after they are assigned, which no command word shows:
  * - any value may be evaluated later (`x='a[$(cmd)]'; let x`, `PS4='$(cmd)'; set -x`), so the
  *   command substitutions written in a literal value are read as code;
- * - `PROMPT_COMMAND` runs as a command, `ENV` and `BASH_ENV` name files of code a shell reads;
+ * - `PROMPT_COMMAND`, `LESSOPEN`, `EDITOR`, `GIT_SSH_COMMAND`, … run as command lines; `ENV` and
+ *   `BASH_ENV` name files of code a shell reads;
  * - arithmetic evaluates the values of the names it uses, recursively: a name whose value is
  *   known only when it runs (`read x`, `x=$(cat f)`) makes what runs unknown.
  *
@@ -13,8 +14,13 @@
 import type { Judged, WalkResult } from "./command.ts";
 import { evaluatedWords, hiddenSubstitutions } from "./evaluation.ts";
 
-/** Variables whose value bash runs as a command (`PROMPT_COMMAND`, also as an array). */
-const COMMAND_VARIABLES = /^PROMPT_COMMAND(?:\[.*\])?$/s;
+/**
+ * Variables whose value bash or a program runs as a shell command line: bash's `PROMPT_COMMAND`
+ * (also as an array), less's input preprocessor (after its `|`, `||` or `-`), the editors, pagers,
+ * remote shells and password helpers programs start.
+ */
+const COMMAND_VARIABLES =
+  /^(?:PROMPT_COMMAND(?:\[.*\])?|LESSOPEN|LESSCLOSE|EDITOR|VISUAL|FCEDIT|PAGER|MANPAGER|SYSTEMD_PAGER|BROWSER|GIT_SSH_COMMAND|GIT_SSH|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_PAGER|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|RSYNC_RSH|CVS_RSH)$/s;
 /** Variables naming a file of shell code that shells read when they start. */
 const STARTUP_FILES = new Set(["ENV", "BASH_ENV"]);
 /** Prompts: bash expands them (command substitutions included) when it shows them. */
@@ -39,7 +45,7 @@ export function assignedCode(assignments: readonly { name: string; value: string
       opaque.push(`${name} names a file of shell code that a shell reads when it starts`);
     } else if (COMMAND_VARIABLES.test(name)) {
       if (isRuntimeValue(value)) opaque.push(`${name} runs a command known only when it runs`);
-      else scripts.push({ text: value, via });
+      else scripts.push({ text: value.replace(/^\s*(?:\|\|?|-)/, ""), via });
     } else if (PROMPTS.has(name) && isRuntimeValue(value)) {
       opaque.push(`${name} is expanded as a prompt, and its value is known only when it runs`);
     }

@@ -204,9 +204,11 @@ class Walker {
   /**
    * Arithmetic (`(( ))`, `$(( ))`, `for ((;;))`, `${x:offset}`): bash evaluates the text of quoted
    * strings in it, and the values of the variables it names, as expressions, so `a[$(cmd)]` in
-   * them runs `cmd`. Those texts are recorded for the analyzer to read as code.
+   * them runs `cmd`. Those texts are recorded for the analyzer to read as code, and the names for
+   * it to check. With `named`, the node's first child is the parameter (`${x:1}`, `a[i]=v`): only
+   * its subscript is arithmetic.
    */
-  private arithmetic(node: Node, scope: Scope): void {
+  private arithmetic(node: Node, scope: Scope, named = false): void {
     const visit = (part: Node): void => {
       if (part.type === "raw_string") this.evaluated.push(part.text.slice(1, -1));
       else if (part.type === "ansi_c_string") this.evaluated.push(part.text.slice(2, -1));
@@ -214,9 +216,17 @@ class Walker {
         this.arithmeticNames.push(part.text);
         const value = scope.get(part.text);
         if (typeof value === "string") this.evaluated.push(value);
+      } else if (part.type === "word" && part.parent?.type === "subscript") {
+        this.arithmeticNames.push(...(part.text.match(/[A-Za-z_]\w*/g) ?? []));
       } else for (const child of part.namedChildren) visit(child);
     };
-    visit(node);
+    if (!named) return visit(node);
+    // In `${x:-$y}`, `${x#$y}` only the subscript is arithmetic; in `${x:o:n}` the offsets are too.
+    const rest = node.type !== "expansion" || node.children.some((c) => c.type === ":");
+    node.namedChildren.forEach((part, i) => {
+      if (i > 0 && rest) visit(part);
+      else if (part.type === "subscript") part.namedChildren.slice(1).forEach(visit);
+    });
   }
 
   /** `a && b || c`: left-deep in the tree, flattened without recursion so 10,000 parts are cheap. */
@@ -465,7 +475,7 @@ class Walker {
     if (target?.type === "subscript") {
       // `a[expr]=v`: bash evaluates the subscript, and runs any substitution in it.
       this.tooComplex("assignment to an array element (its subscript is evaluated)");
-      this.arithmetic(target, scope);
+      this.arithmetic(target, scope, true);
       for (const part of target.namedChildren.slice(1)) this.word(part, scope, depth, subs);
     }
     const valueNode = node.namedChildren[1];
@@ -618,7 +628,7 @@ class Walker {
         // `${!n}` evaluates n's value as a name; offsets and subscripts are arithmetic.
         const indirect = node.child(1)?.type === "!" ? scope.get(name?.text ?? "") : undefined;
         if (typeof indirect === "string") this.evaluated.push(indirect);
-        this.arithmetic(node, scope);
+        this.arithmetic(node, scope, true);
         out.dynamic = true;
         out.text += node.text;
         for (const child of node.namedChildren) {

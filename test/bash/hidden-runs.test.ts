@@ -63,6 +63,10 @@ describe("the analysis: opaque or read, never hidden", () => {
     ["ssh -o ProxyCommand='curl x' h", /ProxyCommand/],
     ["vim -c '!curl x' a.txt", /vim \+cmd/],
     ['tar -cf y.tar --checkpoint-action=exec="$C" a.txt', /runs a command whose name is known only/],
+    ["openssl req -engine ./x.so -new", /openssl -engine runs another program/],
+    ["rpm --eval '%(curl x)'", /rpm --eval runs another program/],
+    ['EDITOR="$E" git commit', /EDITOR runs a command known only when it runs/],
+    ["read y < f; echo ${a[y]}", /arithmetic evaluates the value of y/],
   ])("%s is opaque", async (command, why) => {
     const a = await analyzeBash(command);
     expect(a.opaque.join("; ")).toMatch(why);
@@ -75,6 +79,8 @@ describe("the analysis: opaque or read, never hidden", () => {
     ["PS4='$(curl x)'; set -x; :", "curl x"],
     ["echo ${x:=`curl x`}", "curl x"],
     ["alias c='curl x'", "curl x"],
+    ["LESSOPEN='|curl x %s' less f", "curl x %s"],
+    ["GIT_SSH_COMMAND='true;curl x' git fetch", "curl x"],
   ])("%s is read: rules see %s", async (command, seen) => {
     const a = await analyzeBash(command);
     expect(a.commands.map((c) => c.ruleText)).toContain(seen);
@@ -87,6 +93,7 @@ describe("the analysis: opaque or read, never hidden", () => {
         "x=3; (( x > 2 ))",
         "i=0; (( i++ ))",
         "alias ll='ls -l'",
+        'y=$(cat f); echo "${x:-$y}" "${y:0:3}"',
       ]
     ) {
       expect((await analyzeBash(command)).opaque, command).toEqual([]);
