@@ -550,7 +550,7 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
     if (found.runs) {
       v.reasons.push(`${what}: ${found.runs}`);
       v.noAutoAllow.push(`${label}: ${found.runs}`);
-      v.unseen.push(`${what}: ${found.runs}`);
+      if (found.hidden) v.unseen.push(`${what}: ${found.runs}`);
     }
     for (const p of found.paths ?? []) {
       v.paths.push(p);
