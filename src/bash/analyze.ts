@@ -29,8 +29,10 @@ import { conservativeSplit, plainWords } from "./tokenize.ts";
 import { resolveGit } from "./git.ts";
 import { type TreeRead, treeRead } from "./recursion.ts";
 import { TOOLCHAIN_PROGRAMS } from "./toolchains.ts";
+import type { Where } from "./targets.ts";
 import type {
   BashAnalysis,
+  Catastrophe,
   CheckHit,
   ParseOutcome,
   Redirect,
@@ -134,6 +136,15 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
   };
 }
 
+/**
+ * The catastrophes of a command line run in `where`: the analysis itself does not know where it
+ * runs, so `rm -rf ../..` from a workspace two levels below the home, `rm -rf /home/me` or
+ * `rm -rf ~+/../../../*` are only found with the directory and the home (`buildRequest` asks).
+ */
+export function catastrophesAt(command: string, where: Where): Catastrophe[] {
+  return analyzeInner(command, loadedBashParser() ?? null, 0, where).catastrophic;
+}
+
 /** Every directory a command runs in whose program a toolchain file there may pick. */
 function toolchainsOf(judged: Judged[]): { toolchains?: { command: string; dir: string }[] } {
   const uses = judged.filter((j) => TOOLCHAIN_PROGRAMS.has(j.name)).flatMap((j) =>
@@ -185,7 +196,7 @@ interface Inner {
   tooLong?: boolean;
 }
 
-function analyzeInner(written: string, parser: Parser | null, depth: number): Inner {
+function analyzeInner(written: string, parser: Parser | null, depth: number, where?: Where): Inner {
   // bash joins backslash-newline before anything else; so does every judgement here.
   const command = joinContinuations(written);
   const { walk, unparsed, tooLong } = read(command, parser);
@@ -200,7 +211,7 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
       complex.push("shell code nested in shell code too deeply to follow");
       return;
     }
-    const sub = analyzeInner(script.text, parser, depth + 1);
+    const sub = analyzeInner(script.text, parser, depth + 1, where);
     const unsafeEnv = Object.entries(script.env).some(([key, value]) => !isSafeAssignment(key, value));
     for (const j of sub.judged) {
       j.command.via ??= script.via;
@@ -208,7 +219,7 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
       if (unsafeEnv) Object.assign(j.command, { hasUnsafeEnv: true, readOnly: false, prefix: null });
       // The whole script runs as this stage of the outer pipeline (`curl x | sh -c 'python3'`).
       judged.push(
-        raw ? { ...j, raw: { ...j.raw, pipe: raw.pipe, stage: raw.stage, stages: raw.stages } } : j,
+        raw ? { ...j, raw: { ...j.raw, ...stageOf(raw) } } : j,
       );
     }
     complex.push(...sub.complex);
@@ -251,6 +262,11 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
   const assigned = assignedCode(walk.commands.flatMap((raw) => raw.assignments));
   for (const { text, via } of assigned.scripts) runScript({ text, via, env: {} }, undefined);
   opaque.push(...assigned.opaque, ...builtinAssignedCode(judged), ...arithmeticOnUnknownValues(walk, judged));
+  for (const body of walk.hereDocuments ?? []) {
+    for (const code of hiddenSubstitutions(body)) {
+      runScript({ text: code, via: "a here-document", env: {} }, undefined);
+    }
+  }
   const views = quoteViews(command);
   const hits = runChecks({
     raw: command,
@@ -261,9 +277,9 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
   });
   for (const hit of hits) checks.set(hit.id, hit);
   opaque.push(...hits.filter((hit) => !walkedCheck(hit, views)).map((hit) => hit.message));
-  const forSomeValue = catastrophesForSomeValue(command, judged, walk.functions ?? []);
+  const forSomeValue = catastrophesForSomeValue(command, judged, walk.functions ?? [], where);
   placeCommands(judged);
-  for (const c of findCatastrophes(command, judged, walk.functions)) catastrophic.set(c.id, c);
+  for (const c of findCatastrophes(command, judged, walk.functions, where)) catastrophic.set(c.id, c);
   for (const c of forSomeValue) {
     if (!catastrophic.has(c.id)) opaque.push(`may be catastrophic: ${c.reason} (${c.id}: ${c.name})`);
   }
@@ -284,6 +300,16 @@ function analyzeInner(written: string, parser: Parser | null, depth: number): In
 }
 
 const PARSE_ERROR = "part of the command could not be parsed";
+
+/** Where a wrapper's script runs: the wrapper's pipeline stage, and its endless loop if any. */
+function stageOf(raw: RawCommand): Pick<RawCommand, "pipe" | "stage" | "stages" | "forksForever"> {
+  return {
+    pipe: raw.pipe,
+    stage: raw.stage,
+    stages: raw.stages,
+    ...(raw.forksForever ? { forksForever: true } : {}),
+  };
+}
 
 function read(
   command: string,

@@ -9,6 +9,7 @@ import type { FunctionDefinition, Judged, Word } from "./command.ts";
 import { placeCommands } from "./cwd.ts";
 import { hasUnknownPart, textWithValue, withValue } from "./runtime-words.ts";
 import type { Catastrophe, WorkLoss } from "./types.ts";
+import type { Where } from "./targets.ts";
 import { WORK_LOSS, workLossOf } from "./work-loss.ts";
 
 /**
@@ -40,13 +41,14 @@ export function catastrophesForSomeValue(
   raw: string,
   judged: readonly Judged[],
   functions: readonly FunctionDefinition[],
+  where?: Where,
 ): Catastrophe[] {
   if (!judged.some(open)) return [];
   const found = new Map<string, Catastrophe>();
   for (const value of PROBE_VALUES) {
     const probed = judged.map((j) => withValues(j, value));
     placeCommands(probed);
-    for (const c of findCatastrophes(raw, probed, functions)) {
+    for (const c of findCatastrophes(raw, probed, functions, where)) {
       if (!found.has(c.id)) {
         found.set(c.id, { ...c, reason: `${c.reason}, if its unknown words were ${JSON.stringify(value)}` });
       }

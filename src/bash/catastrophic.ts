@@ -9,7 +9,7 @@ import { CATASTROPHES, pipelinesOf, type Scene, socketsOf } from "./catastrophes
 import type { FunctionDefinition, Judged, Word } from "./command.ts";
 import { START } from "./cwd.ts";
 import { inlineCode } from "./inline-code.ts";
-import { can, type Place, placesOf } from "./targets.ts";
+import { can, type Place, placesOf, type Where } from "./targets.ts";
 import type { Catastrophe } from "./types.ts";
 import { patternMatcher } from "../tool/shell-pattern.ts";
 
@@ -51,8 +51,8 @@ const RUNNER_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
 const RUNNER_VALUE_OPTIONS = /^(?:-p|--package|-c|--call|--node-options|--registry|--cache|--prefix)$/;
 
 /** Sees one judged command as a `Fact`. */
-export function factOf(j: Judged): Fact {
-  return new CommandFact(j);
+export function factOf(j: Judged, where?: Where): Fact {
+  return new CommandFact(j, where);
 }
 
 class CommandFact implements Fact {
@@ -63,7 +63,7 @@ class CommandFact implements Fact {
   private written: { text: string; place: Place }[] | undefined;
   private inline: string | null | undefined;
 
-  constructor(readonly judged: Judged) {
+  constructor(readonly judged: Judged, private readonly where?: Where) {
     let words = judged.words;
     let nameWord = words[0];
     const runner = programName(nameWord?.text ?? "");
@@ -116,7 +116,7 @@ class CommandFact implements Fact {
   }
 
   places(word: Word): Place[] {
-    return placesOf(word, this.judged.dirs ?? [START], this.judged.oldDirs ?? []);
+    return placesOf(word, this.judged.dirs ?? [START], this.judged.oldDirs ?? [], this.where);
   }
 
   code(): string | undefined {
@@ -146,13 +146,14 @@ function programName(word: string): string {
   return (name.startsWith("zf_") ? name.slice(3) : name).toLowerCase();
 }
 
-/** Every catastrophe in the judged commands of one command line. */
+/** Every catastrophe in the judged commands of one command line (run in `where`, when known). */
 export function findCatastrophes(
   raw: string,
   judged: Judged[],
   functions: readonly FunctionDefinition[] = [],
+  where?: Where,
 ): Catastrophe[] {
-  const facts = judged.map(factOf);
+  const facts = judged.map((j) => factOf(j, where));
   const scene: Scene = {
     raw,
     facts,

@@ -31,6 +31,8 @@ export interface RawCommand {
   subs: RawCommand[];
   /** Started with `&`: it runs in a forked process while the shell goes on. */
   background?: boolean;
+  /** Started in the background by a loop that never ends and waits for nothing: a fork bomb. */
+  forksForever?: boolean;
   /**
    * What the command reads on standard input when the command itself fixes it: a here-document
    * without expansions, a here-string, `< <(echo ...)`. Undefined when unknown or not redirected.
@@ -51,6 +53,8 @@ export interface WalkResult {
   arithmeticNames?: string[];
   /** Names bound to a value known only at run time that need not be a number. */
   unknownValues?: string[];
+  /** Unquoted here-document bodies holding substitutions the parser did not read. */
+  hereDocuments?: string[];
 }
 
 export interface FunctionDefinition {

@@ -91,7 +91,19 @@ interface Literal {
 
 /** Functions whose string argument is a shell command, or whose list argument is an argv. */
 const EXEC_CALL =
-  /\b(?:eval|system|popen|popen[234]|exec[a-zA-Z_]*|spawn[a-zA-Z_]*|call|check_call|check_output|run|Popen|getoutput|getstatusoutput|shell_exec|passthru|proc_open|execute|capture[23e]?|pipeline[a-z_]*|Command|do\s+shell\s+script)\b\s*(?:\(|(?=\s*["'\[]))/g;
+  /\b(?:eval|system|popen|popen[234]|exec[a-zA-Z_]*|spawn[a-zA-Z_]*|call|check_call|check_output|run|Popen|getoutput|getstatusoutput|shell_exec|passthru|proc_open|execute|capture[23e]?|pipeline[a-z_]*|Command|do\s+shell\s+script)\b\s*(?:\(|(?=\s*(?:["'\[]|qw\W)))/g;
+
+/**
+ * `__import__("shutil").rmtree`, `require("fs").rmSync`, `require("node:os").homedir()`: modules
+ * reached without an import statement, written as the module's name so the patterns below see
+ * `shutil.rmtree`, `fs.rmSync` and `os.homedir()`.
+ */
+function withModuleNames(code: string): string {
+  return code.replace(
+    /\b(?:__import__|require|importlib\.import_module)\(\s*(['"])(?:node:)?([\w.\/-]+)\1\s*\)/g,
+    "$2",
+  );
+}
 /** Anything the readers below could find: a call they know, a backtick, qx or %x. */
 const MAY_RUN =
   /`|\bqx|%x|system|popen|exec|spawn|call|\brun\b|Popen|getoutput|shell_exec|passthru|proc_open|execute|capture|pipeline|Command|shell\s+script|rmtree|remove_|rm_r|\brm\b|rmSync|rmdirSync|rimraf|removeSync|emptyDirSync|remove\(|eval/;
@@ -109,7 +121,7 @@ const HOME_EXPRESSIONS =
 export function shellPayloads(code: string, depth = 0): string[] {
   // Most inline code (awk programs above all) runs nothing: found without reading its strings.
   if (!MAY_RUN.test(code)) return [];
-  const text = code.replace(HOME_EXPRESSIONS, '"~"');
+  const text = withModuleNames(code).replace(HOME_EXPRESSIONS, '"~"');
   const literals = stringLiterals(text);
   const out: string[] = literals.filter((l) => l.runs).map((l) => l.text);
   for (const [pattern, asDeletion] of [[EXEC_CALL, false], [TREE_DELETE, true]] as const) {
@@ -227,7 +239,7 @@ function stringLiterals(code: string): Literal[] {
   const out: Literal[] = [];
   for (let i = 0; i < code.length; i++) {
     const c = code[i]!;
-    const quoted = /^(?:qq|qx|q|%[xqQw]?)([^\w\s])/.exec(code.slice(i, i + 4));
+    const quoted = /^(?:qq|qx|qw|q|%[xqQwW]?)([^\w\s])/.exec(code.slice(i, i + 4));
     if (quoted && (i === 0 || !/[\w$@%]/.test(code[i - 1]!))) {
       const open = quoted[1]!;
       const close = PAIRS[open] ?? open;
@@ -278,6 +290,31 @@ function unescape(text: string): string {
   return text.includes("\\") ? text.replace(/\\(["'`\\$])/g, "$1") : text;
 }
 
+/** Calls that fetch from the network, in the languages `inlineCode` reads. */
+const FETCH =
+  /\burlopen\b|\burlretrieve\b|\brequests\.(?:get|post)\b|\bhttpx\.|\bhttp\.client\b|\b(?:https?)\.(?:get|request)\b|\bfetch\s*\(|\bNet::HTTP\b|\bOpen::URI\b|\bURI\.open\b|\bLWP::|\bHTTP::Tiny\b|\bfile_get_contents\s*\(\s*["']https?:|\bsocket\b/;
+/** Calls that run text as code of the language itself. */
+const RUN_TEXT =
+  /\b(?:exec|eval|compile|execfile|Function|instance_eval|class_eval|runInThisContext|runInNewContext)\s*\(|\beval\s+\$|\bnew\s+Function\b/;
+
+/** The code fetches something over the network and runs text as code: download and execute. */
+export function downloadsAndRuns(code: string): boolean {
+  const text = withModuleNames(code);
+  const bare = maskLiterals(text);
+  return FETCH.test(bare) && RUN_TEXT.test(bare);
+}
+
+/** Calls and modes that write the file a literal names. */
+const WRITES_FILE =
+  /\bopen\s*\([^)]*,\s*(?:mode\s*=\s*)?["'][^"']*[wax+]|\b(?:writeFileSync|appendFileSync|writeFile|appendFile|write_text|write_bytes|File\.write|IO\.write|file_put_contents|truncate|unlink|remove|rename|copyfile|copy2?|move)\s*\(|\bopen\s*\(?\s*\w*\s*,?\s*["']\s*(?:>|>>|\+<)|\bopen\s*\([^)]*["'](?:>>|>|\+<)/;
+
+/** String literals of code that writes files: the paths it may write (judged with the code). */
+export function writtenLiterals(code: string): string[] {
+  const text = withModuleNames(code);
+  if (!WRITES_FILE.test(text)) return [];
+  return stringLiterals(text).map((l) => l.text.replace(/^\s*(?:>>|>|\+<)\s*/, ""));
+}
+
 /** The code forks in a loop: `while True: os.fork()`, `fork while fork`, `loop { fork }`. */
 export function forksForever(code: string): boolean {
   const bare = maskLiterals(code);
@@ -290,7 +327,8 @@ const SHELL_TEXT =
   /(?:^|[\s/"'`])(?:ba|da|z|k)?sh(?:\s+-i)?(?=$|[\s"'`])|\bcmd(?:\.exe)?\b|\bpty\.spawn\b|\/bin\/(?:ba|da|z|k)?sh\b/;
 
 /** The code opens a network connection and runs a shell (a reverse or bind shell). */
-export function socketToShell(code: string): boolean {
+export function socketToShell(written: string): boolean {
+  const code = withModuleNames(written);
   if (!SOCKET.test(code)) return false;
   return SHELL_TEXT.test(code) ||
     /\|&|\bsystem\b|\|\s*getline/.test(maskLiterals(code)) && /\/inet/.test(code);

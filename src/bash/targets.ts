@@ -17,6 +17,18 @@ export interface Place {
   glob: boolean;
   /** Segments that are patterns (unquoted globs), by index. */
   patterns: ReadonlySet<number>;
+  /** The place is, or sweeps, a directory above the real home, named by its absolute path. */
+  holdsHome?: boolean;
+}
+
+/**
+ * Where the command line runs, when the caller knows: its working directory and the home
+ * directory's absolute paths (as given and as resolved). Relative words are then judged from
+ * `cwd`, and `/home/me`, `../..` or `/proc/self/root/home/me` name the home as `~` does.
+ */
+export interface Where {
+  cwd: string;
+  homes: readonly string[];
 }
 
 /** The home directory as two segments: the directory of homes and the user's own. */
@@ -122,12 +134,17 @@ const MAX_VALUES = 32;
  * command line started in, whose place is unknown: relative words there name no place).
  * `oldDirs` are where `$OLDPWD` may point.
  */
-export function placesOf(word: Word, dirs: readonly string[], oldDirs: readonly string[] = []): Place[] {
+export function placesOf(
+  word: Word,
+  dirs: readonly string[],
+  oldDirs: readonly string[] = [],
+  where?: Where,
+): Place[] {
   const out: Place[] = [];
   for (const value of valuesOf(word.text, dirs, oldDirs)) {
     // `~+` and `~-` are where the shell is and was; relative values are joined with each directory.
     for (const path of inDirs(value, { dirs, oldDirs })) {
-      const place = placeOf(path, word.glob);
+      const place = placeOf(where && isRelative(path) ? `${where.cwd}/${path}` : path, word.glob, where);
       if (place) out.push(place);
       if (out.length >= MAX_VALUES) return out;
     }
@@ -200,11 +217,22 @@ function expansions(
   }
 }
 
+/** Relative to the directory the line started in (not `/`, `~`, `~user`, or `~-`'s unknown place). */
+function isRelative(path: string): boolean {
+  return !path.startsWith("/") && !path.startsWith("~");
+}
+
+/**
+ * `/proc/self/root`, `/proc/thread-self/root` and `/proc/PID/root` are the process's `/`; its
+ * `cwd` links are where it runs, known only with `where`.
+ */
+const PROC_LINK = /^(?:self|thread-self|\d+)$/;
+
 /** An absolute or home path normalised; null for a place relative to an unknown directory. */
-function placeOf(path: string, glob: boolean): Place | null {
+function placeOf(path: string, glob: boolean, where?: Where): Place | null {
   const absolute = path.startsWith("/") ? path : homeForm(path);
   if (absolute === null) return null;
-  const segments: string[] = [];
+  let segments: string[] = [];
   const patterns = new Set<number>();
   for (const part of absolute.split("/")) {
     if (part === "" || part === ".") continue;
@@ -213,10 +241,47 @@ function placeOf(path: string, glob: boolean): Place | null {
       patterns.delete(segments.length);
       continue;
     }
+    if (segments.length === 2 && segments[0] === "proc" && PROC_LINK.test(segments[1]!)) {
+      if (part === "root") {
+        segments = [];
+        patterns.clear();
+        continue;
+      }
+      if (part === "cwd" && where) {
+        segments = where.cwd.split("/").filter(Boolean);
+        patterns.clear();
+        continue;
+      }
+    }
     if (glob && hasPattern(part)) patterns.add(segments.length);
     segments.push(part);
   }
-  return { segments, glob: patterns.has(segments.length - 1), patterns };
+  const place: Place = { segments, glob: patterns.has(segments.length - 1), patterns };
+  return where ? homeNamed(place, where) : place;
+}
+
+/** A place under the real home written as `~` (so `~`'s rules apply), and above it marked. */
+function homeNamed(place: Place, where: Where): Place {
+  for (const home of where.homes) {
+    const parts = home.split("/").filter(Boolean);
+    const { segments } = place;
+    const literal = (i: number) =>
+      !place.patterns.has(i) && segments[i]!.toLowerCase() === parts[i]!.toLowerCase();
+    const common = segments.findIndex((_, i) => i >= parts.length || !literal(i));
+    const shared = common === -1 ? segments.length : common;
+    if (shared === segments.length && segments.length < parts.length) return { ...place, holdsHome: true };
+    // `/tmp/u/*` when the home is `/tmp/u/home`: the wildcard can be the home or a directory above it.
+    const last = segments.length - 1;
+    if (
+      shared === last && last < parts.length && place.patterns.has(last) &&
+      patternMatcher(segments[last]!, true)(parts[last]!)
+    ) return { ...place, holdsHome: true };
+    if (shared === parts.length) {
+      const patterns = new Set([...place.patterns].map((i) => i - parts.length + 2));
+      return { segments: [HOMES, USER, ...segments.slice(parts.length)], glob: place.glob, patterns };
+    }
+  }
+  return place;
 }
 
 /** `~` and `~/x` as absolute segments under the symbolic homes; other relative text is unknown. */
@@ -272,7 +337,7 @@ export const can = {
   },
   /** The home directory or a directory above it. */
   holdHome: (p: Place) =>
-    p.segments.length === 0 ||
+    p.segments.length === 0 || p.holdsHome === true ||
     (p.segments[0] === HOMES && p.segments.length <= 2 && p.segments[1] !== OPAQUE),
 };
 

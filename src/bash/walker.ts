@@ -6,6 +6,7 @@
 import type { Node } from "web-tree-sitter";
 import { CLOSE, expandBraces, markBraces, MAX_BRACE_WORDS, OPEN, unmarkBraces } from "./braces.ts";
 import type { FunctionDefinition, RawCommand, WalkResult, Word } from "./command.ts";
+import { hiddenSubstitutions } from "./evaluation.ts";
 import { decodeEscapes, literalOutput } from "./printers.ts";
 import type { Redirect } from "./types.ts";
 
@@ -74,6 +75,8 @@ class Walker {
   readonly arithmeticNames: string[] = [];
   /** Names bound to a value known only at run time that is not a number (`x=$(cat f)`, `for x in $(…)`). */
   readonly unknownValues = new Set<string>();
+  /** Here-document bodies whose substitutions the parser left as text (see `heredoc`). */
+  readonly hereDocuments: string[] = [];
   /** Loop variables bound to a pattern (`for f in *.md`): they stand for the files it matches. */
   private readonly patternNames = new Set<string>();
   private pipeCount = 0;
@@ -98,7 +101,11 @@ class Walker {
       case "pipeline":
         return this.pipeline(node, scope, depth, nested);
       case "negated_command":
+      case "do_group":
         return this.sequence(node, scope, depth, nested);
+      case "while_statement":
+      case "c_style_for_statement":
+        return this.loop(node, scope, depth, nested);
       case "redirected_statement":
         return this.redirected(node, scope, depth, nested);
       case "command":
@@ -159,6 +166,27 @@ class Walker {
     const calls = this.commands.slice(first).filter((c) => callsItself(c, name));
     const forked = calls.filter((c) => c.background || c.stages > 1 || c.nested !== nested);
     this.functions.push({ name, calls: calls.length, forked: forked.length });
+  }
+
+  /**
+   * `while`, `until` and `for ((...))` loops: their commands are walked once. A loop that never
+   * ends and only starts processes in the background (`while true; do cmd & done`) forks without
+   * bound: its commands are marked `forksForever` for the catastrophe table.
+   */
+  private loop(node: Node, scope: Scope, depth: number, nested?: string): void {
+    if (node.type === "c_style_for_statement") this.arithmetic(node, scope);
+    this.tooComplex(CONTROL_FLOW[node.type]!);
+    const body = node.childForFieldName("body");
+    for (const child of node.namedChildren) {
+      if (child.id !== body?.id) this.statement(child, new Map(scope), depth + 1, nested);
+    }
+    if (!body) return;
+    const first = this.commands.length;
+    this.statement(body, new Map(scope), depth + 1, nested);
+    const started = this.commands.slice(first).filter((c) => c.nested === nested);
+    if (endless(node) && started.length > 0 && started.every((c) => c.background)) {
+      for (const command of started) command.forksForever = true;
+    }
   }
 
   /**
@@ -372,16 +400,24 @@ class Walker {
         case "heredoc_start":
           delimiter = child.text;
           break;
-        case "heredoc_body":
-          if (!/^['"\\]/.test(delimiter) && child.namedChildCount > 0) {
-            this.tooComplex("expansions inside a here-document");
-            for (const part of child.namedChildren) {
-              if (part.type !== "heredoc_content") this.word(part, scope, depth, subs);
+        case "heredoc_body": {
+          const body = op === "<<-" ? child.text.replace(/^\t+/gm, "") : child.text;
+          if (!/^['"\\]/.test(delimiter)) {
+            const parts = child.namedChildren.filter((part) => part.type !== "heredoc_content");
+            if (parts.length > 0) this.tooComplex("expansions inside a here-document");
+            for (const part of parts) this.word(part, scope, depth, subs);
+            // tree-sitter-bash leaves backquotes, and a `<<-` body's substitutions after its tabs,
+            // as plain text; bash runs them all.
+            const parsed = parts.filter((part) => part.type === "command_substitution").length;
+            if (hiddenSubstitutions(body).length > parsed) {
+              this.tooComplex("expansions inside a here-document");
+              this.hereDocuments.push(body);
             }
           }
           // The text as written, expansions unexpanded: whatever reads it as code still sees them.
-          at.stdin = { text: op === "<<-" ? child.text.replace(/^\t+/gm, "") : child.text };
+          at.stdin = { text: body };
           break;
+        }
         case "heredoc_end":
           break;
         case "file_redirect":
@@ -726,6 +762,23 @@ export function walkedThrough(reason: string): boolean {
     reason.endsWith(UNKNOWN_VALUE);
 }
 
+/** `while true`, `while :`, `until false`, `for ((;;))`: a loop whose condition never fails. */
+function endless(loop: Node): boolean {
+  if (loop.type === "while_statement") {
+    const condition = loop.childForFieldName("condition")?.text.replace(/;$/, "").trim() ?? "";
+    const always = loop.child(0)?.type === "until"
+      ? ["false", "! true", "! :"]
+      : ["true", ":", "((1))", "! false"];
+    return always.includes(condition);
+  }
+  // `for ((init; condition; step))`: an empty or non-zero constant condition.
+  const parts = loop.children;
+  const semicolons = parts.flatMap((part, i) => (part.type === ";" ? [i] : []));
+  if (semicolons.length < 2) return false;
+  const condition = parts.slice(semicolons[0]! + 1, semicolons[1]).map((part) => part.text).join("").trim();
+  return condition === "" || /^[1-9]\d*$/.test(condition);
+}
+
 function unescapeUnquoted(text: string): string {
   return text.includes("\\") ? text.replace(/\\(\n|.)/g, (_, c: string) => (c === "\n" ? "" : c)) : text;
 }
@@ -742,5 +795,6 @@ export function walkTree(root: Node): WalkResult {
     evaluated: walker.evaluated,
     arithmeticNames: walker.arithmeticNames,
     unknownValues: [...walker.unknownValues],
+    hereDocuments: walker.hereDocuments,
   };
 }

@@ -4,6 +4,7 @@
  */
 import { homedir } from "node:os";
 import { basename, resolve } from "node:path";
+import { catastrophesAt } from "../bash/analyze.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import type { AnyTool, PermissionMode, PermissionResult, ToolContext } from "../tool/types.ts";
 import { EDIT_TOOLS, READ_TOOLS } from "./modes.ts";
@@ -124,8 +125,27 @@ export function buildRequest(
       ? { permission: facts.permission }
       : {}),
     ...(facts.requiresUserInteraction ? { requiresUserInteraction: true } : {}),
-    ...(call.bash ? { bash: call.bash } : {}),
+    ...(call.bash ? { bash: placedBash(call.bash, [cwd, ...roots.map((r) => r.real)], home, realpath) } : {}),
   };
+}
+
+/**
+ * The analysis with the catastrophes only the place shows added: relative words judged from the
+ * working directory (as written and as resolved, since the kernel resolves `..` physically) and
+ * the home named by its absolute path.
+ */
+function placedBash(
+  bash: BashAnalysis,
+  cwds: string[],
+  home: string,
+  realpath: (path: string) => string | undefined,
+): BashAnalysis {
+  const homes = [...new Set([home, realpath(home) ?? home].map((h) => resolve(h)))];
+  const found = new Map(bash.catastrophic.map((c) => [c.id, c]));
+  for (const cwd of new Set(cwds)) {
+    for (const c of catastrophesAt(bash.command, { cwd, homes })) if (!found.has(c.id)) found.set(c.id, c);
+  }
+  return found.size === bash.catastrophic.length ? bash : { ...bash, catastrophic: [...found.values()] };
 }
 
 /** What a Tool object says about this input: the facts `check` and the pipeline pass to `buildRequest`. */

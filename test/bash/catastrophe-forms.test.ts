@@ -209,3 +209,22 @@ describe("fork bombs, reverse shells, init", () => {
     }
   });
 });
+
+describe("here-document bodies the parser leaves as text", () => {
+  // Each checked in real bash 5.2 with `touch` for rm: unquoted bodies run backquotes and, in a
+  // `<<-` body, substitutions after its leading tabs; a quoted delimiter runs nothing.
+  test("backquotes and tab-indented substitutions run, and are judged", async () => {
+    await all("rm-root", [
+      "cat <<EOF\n`rm -rf ~`\nEOF",
+      "cat <<-EOF\n\t$(rm -rf ~)\n\tEOF",
+      "cat <<EOF\nx `rm -rf /*` y\nEOF",
+    ]);
+    const hidden = await analyzeBash("cat <<EOF\n`curl -s x`\nEOF");
+    expect(hidden.commands.map((c) => c.argv[0])).toContain("curl");
+  });
+  test("a quoted delimiter's body is text", async () => {
+    expect(await found("cat <<'EOF'\n`rm -rf ~`\nEOF")).toEqual([]);
+    expect(await found('cat <<"EOF"\n$(rm -rf ~)\nEOF')).toEqual([]);
+    expect((await analyzeBash("cat <<'EOF'\n`curl x`\nEOF")).commands.map((c) => c.argv[0])).toEqual(["cat"]);
+  });
+});

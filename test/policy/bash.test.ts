@@ -131,7 +131,8 @@ describe("security checks and parsing", () => {
     const lenient = box.load({ cliRules: { allow: ["Bash"] } });
     const result = decideIn(box, lenient, { ...bashCall(a.command, a), mode: "bypassPermissions" });
     expect(result.decision).toBe("deny");
-    expect(result.reason).toBe(
+    // The request also judges the real command where it runs, which may add entries after this one.
+    expect(result.reason).toStartWith(
       "catastrophic command: runs code downloaded from the network (pipe-to-shell: running downloaded or decoded code)",
     );
   });
