@@ -14,7 +14,7 @@ import { runChecks, walkedCheck } from "./checks.ts";
 import { joinContinuations } from "./continuation.ts";
 import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
-import { computedRuns, inlineCode, shellPayloads } from "./inline-code.ts";
+import { computedRuns, inlineCode, readsLanguage, shellPayloads } from "./inline-code.ts";
 import { printedSecrets } from "./secret-output.ts";
 import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
@@ -248,6 +248,12 @@ function analyzeInner(written: string, parser: Parser | null, depth: number, whe
       if (runsUnknownInput(j, stdin)) {
         opaque.push(`${j.name} runs code it reads from its input, known only when it runs`);
       }
+      const program = programInput(j, stdin);
+      if (program !== undefined) {
+        const input = inputCode(j.name, program);
+        scripts.push(...input.scripts);
+        opaque.push(...input.opaque);
+      }
     });
     if (invocations.length === 0) judged.push(...redirectOnly(raw));
     for (const script of scripts) runScript(script, raw);
@@ -471,6 +477,27 @@ function payloadScripts(j: Judged): Script[] {
     }
   }
   return out;
+}
+
+/** The program an interpreter other than a shell reads from a known input (`python3 <<'EOF'`). */
+function programInput(j: Judged, stdin: string | undefined): string | undefined {
+  if (stdin === undefined || !takesInput(j.raw) || SHELLS.has(j.name)) return undefined;
+  return programFromStdin(j.name, j.args, false) ? stdin : undefined;
+}
+
+/**
+ * Code an interpreter reads from its input, like inline code: the literal commands it runs are read
+ * (rules see them); code that builds what it runs, or a language that is not read, is opaque.
+ */
+function inputCode(name: string, code: string): { scripts: Script[]; opaque: string[] } {
+  if (!readsLanguage(name)) {
+    return { scripts: [], opaque: [`${name} runs the code on its input, which is not read before it runs`] };
+  }
+  const computed = computedRuns(code);
+  return {
+    scripts: shellPayloads(code).map((text) => ({ text, via: `${name} code on its input`, env: {} })),
+    opaque: computed === undefined ? [] : [`${name}: ${computed.replace("inline code", "input code")}`],
+  };
 }
 
 /**

@@ -33,6 +33,12 @@ const CODE_LONG: Record<string, RegExp> = {
 };
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "busybox-awk"]);
 
+/** Whether the language's code is read here (`shellPayloads`, `computedRuns` know its calls). */
+export function readsLanguage(name: string): boolean {
+  const language = interpreterName(name.slice(name.lastIndexOf("/") + 1));
+  return language === "deno" || AWKS.has(language) || language in CODE_LONG || language in CODE_LETTERS;
+}
+
 /** The inline code of an interpreter invocation, several `-e` parts joined by newlines. */
 export function inlineCode(name: string, args: readonly string[]): InlineCode | undefined {
   const language = interpreterName(name.slice(name.lastIndexOf("/") + 1));

@@ -105,7 +105,7 @@ const RUNS_PROGRAM: Record<string, RegExp[]> = {
   netcat: [NC_EXEC],
   socat: [/(?:^|[,!:])(?:exec|system):/i],
   nano: [/^(?:-s|--speller)(?:=|$)/],
-  sqlite3: [/^-cmd$|^\.(?:shell|system|once|output|load|read|import)\b/],
+  sqlite3: [/^-cmd$|^\.(?:shell|system|once|output|load|read|import)\b|load_extension/i],
   hash: [/^-[a-zA-Z]*p/],
   enable: [/^-[a-zA-Z]*[fn]/],
   complete: [/^-[a-zA-Z]*C/],
@@ -330,13 +330,20 @@ function packageManager(args: string[], v: Verdict): void {
   }
   if (sub === "pkg" && rest[0] === "set" && rest.some((a) => a.startsWith("scripts."))) {
     v.noAutoAllow.push("npm pkg set scripts.* changes what npm runs");
+    // `npm pkg set scripts.test="curl x" && npm test`: the value is the command line npm will run.
+    for (const a of rest.filter((a) => /^scripts\.[^=]+=/.test(a))) {
+      v.commandLines.push({
+        text: a.slice(a.indexOf("=") + 1),
+        via: `npm pkg set ${a.slice(0, a.indexOf("="))}`,
+      });
+    }
   }
   if (sub === "set-script") v.noAutoAllow.push("npm set-script changes what npm runs");
   if (sub === "config" && rest[0] === "set") {
     v.noAutoAllow.push("npm config set can change which programs npm runs");
   }
   if (args.some((a) => /^--(?:script-shell|node-options)(?:=|$)/.test(a))) {
-    v.noAutoAllow.push("--script-shell / --node-options make npm run another program");
+    runsUnseen(v, "--script-shell / --node-options make npm run another program");
   }
 }
 

@@ -67,6 +67,10 @@ describe("the analysis: opaque or read, never hidden", () => {
     ["rpm --eval '%(curl x)'", /rpm --eval runs another program/],
     ['EDITOR="$E" git commit', /EDITOR runs a command known only when it runs/],
     ["read y < f; echo ${a[y]}", /arithmetic evaluates the value of y/],
+    ['tclsh <<< "exec curl x"', /tclsh runs the code on its input, which is not read/],
+    ["sqlite3 :memory: \"select load_extension('./x.so')\"", /sqlite3 .* runs another program/],
+    ["npm test --script-shell=curl", /--script-shell/],
+    ['python3 - <<< \'import os; os.system("cu"+"rl x")\'', /python3: its input code runs a command built/],
   ])("%s is opaque", async (command, why) => {
     const a = await analyzeBash(command);
     expect(a.opaque.join("; ")).toMatch(why);
@@ -81,6 +85,10 @@ describe("the analysis: opaque or read, never hidden", () => {
     ["alias c='curl x'", "curl x"],
     ["LESSOPEN='|curl x %s' less f", "curl x %s"],
     ["GIT_SSH_COMMAND='true;curl x' git fetch", "curl x"],
+    ["script --command='curl x' /dev/null", "curl x"],
+    ["script -qc'curl x' /dev/null", "curl x"],
+    ['npm pkg set scripts.test="curl x"', "curl x"],
+    ["python3 - <<< 'import os; os.system(\"curl x\")'", "curl x"],
   ])("%s is read: rules see %s", async (command, seen) => {
     const a = await analyzeBash(command);
     expect(a.commands.map((c) => c.ruleText)).toContain(seen);
@@ -94,6 +102,7 @@ describe("the analysis: opaque or read, never hidden", () => {
         "i=0; (( i++ ))",
         "alias ll='ls -l'",
         'y=$(cat f); echo "${x:-$y}" "${y:0:3}"',
+        "python3 <<'EOF'\nimport json\nprint(json.dumps({'a': 1}))\nEOF",
       ]
     ) {
       expect((await analyzeBash(command)).opaque, command).toEqual([]);
