@@ -8,7 +8,10 @@
  * - dev-4, dev-5: written before the fourth and fifth rounds, which studied their misses (development
  *   sets, not held out);
  * - dev-6, heldout-6: written together by someone who never saw the ranking code; dev-6 is for
- *   tuning, heldout-6 is the test set and only its totals are ever printed.
+ *   tuning, heldout-6 is the test set and only its totals are ever printed;
+ * - heldout-7, heldout-8: written blind by someone with no access to the ranking code, one query per
+ *   sampled target (README beside each), frozen before the learned vocabulary model was fitted;
+ *   never trained or tuned on.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,7 +33,9 @@ export type SetName =
   | "heldout"
   | "heldout-2"
   | "heldout-3"
-  | "heldout-6";
+  | "heldout-6"
+  | "heldout-7"
+  | "heldout-8";
 
 /** The catalog the query sets were written against, shipped with the repository. */
 export const PUBLIC_CATALOG = join(import.meta.dir, "../../fixtures/search/mcp-catalog.json");
@@ -66,6 +71,8 @@ export function loadSearchBench(catalogArgument: string | undefined): {
     "heldout-2": readQueries("queries-heldout-2.jsonl"),
     "heldout-3": readQueries("queries-heldout-3.jsonl"),
     "heldout-6": readQueries("queries-heldout-6.jsonl"),
+    "heldout-7": readQueries("queries-heldout-7.jsonl"),
+    "heldout-8": readQueries("queries-heldout-8.jsonl"),
   };
   return { catalog, tools, sets };
 }

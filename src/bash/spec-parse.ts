@@ -68,6 +68,10 @@ interface Table {
 }
 
 const tables = new WeakMap<CommandSpec, Table>();
+const RESPONSE_FILE: OptionSpec = {
+  names: ["@FILE"],
+  why: "takes more arguments from that file (a response file): what they do is unknown",
+};
 /** Roles a file name from a glob may give an option (`tree` reads as `read` does, judged more closely). */
 const HARMLESS_GLOB_ROLES = new Set<Role>(["plain", "read", "tree"]);
 
@@ -308,6 +312,11 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   for (let i = 0; i < texts.length && !stopped;) {
     const word = words[i]!;
     const text = texts[i]!;
+    if (spec.responseFiles && text.length > 1 && text.startsWith("@")) {
+      // Expanded before any option is read; a FILE that cannot be opened stays the word itself.
+      uses.push({ key: "@", role: "read", text: text.slice(1), label: "response file" });
+      uses.push({ key: "@", role: "unchecked", text, label: text, flag: true, option: RESPONSE_FILE });
+    }
     if (optionsOpen && text === "--" && level.spec.dashDash !== false) {
       optionsOpen = false;
       beforeDashDash = operands.length;

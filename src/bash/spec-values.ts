@@ -45,6 +45,7 @@ const CHECKERS: Record<Check, Checker> = {
     return risk ? { runs: risk } : {};
   },
   "kube-resource": kubeResource,
+  "kube-raw": kubeRawPath,
   "tar-archive": (text) =>
     // GNU tar reads `host:file` (a colon before any slash) through rsh, unless --force-local.
     /^[^/]*:/.test(text)
@@ -57,6 +58,22 @@ const CHECKERS: Record<Check, Checker> = {
       ? {}
       : { problem: secretMessage(text) },
 };
+
+/**
+ * `kubectl get --raw URI` GETs an API path: one naming Secrets (`/api/v1/namespaces/x/secrets`) prints
+ * their values. The server decodes `%73ecrets` and drops the query, so the check does too.
+ */
+function kubeRawPath(uri: string): CheckResult {
+  let path = uri.split(/[?#]/)[0]!;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    return { problem: "kubectl get --raw: a URI that does not decode" };
+  }
+  return path.toLowerCase().split("/").includes("secrets")
+    ? { problem: "kubectl get --raw of the Secrets API prints their values" }
+    : {};
+}
 
 /**
  * `kubectl get` of Secrets prints their values with `-o yaml|json|jsonpath|go-template`: any word
@@ -131,9 +148,15 @@ function awkProgram(program: string): CheckResult {
 }
 
 /** A jq filter can read the environment (`env`, `$ENV`) and load modules; nothing else leaves jq. */
+/**
+ * `$` and a variable's name are two tokens to jq 1.6: blanks, newlines and `#` comments may stand
+ * between them (`$ ENV`, `$<tab>ENV`, `$ # x<newline>ENV` all read the environment).
+ */
+const JQ_ENV_VARIABLE = /\$(?:\s|#[^\n]*\n)*(?:ENV|__prog_args)\b/;
+
 function jqFilter(filter: string): CheckResult {
   // `env` and `$ENV` read the environment; `.env` is a field of the input.
-  if (/\$ENV\b|(?<![.\w$])env\b|\$__prog_args\b/.test(filter)) {
+  if (JQ_ENV_VARIABLE.test(filter) || /(?<![.\w$])env\b/.test(filter)) {
     return { problem: "the jq filter reads the environment, which holds secrets" };
   }
   if (/\b(?:import|include|modulemeta|get_search_list)\b/.test(filter)) {

@@ -61,6 +61,7 @@ export type Check =
   | "test-expression"
   | "secret-name"
   | "kube-resource"
+  | "kube-raw"
   | "tar-archive";
 
 export interface OptionSpec {
@@ -145,6 +146,12 @@ export interface CommandSpec {
   unknownOptionsAreOperands?: boolean;
   /** `-NUM` is a count (`head -5`, `git log -3`). */
   numberOption?: boolean;
+  /**
+   * `@FILE` anywhere in the arguments, even after `--`, is replaced by the words FILE holds before
+   * options are parsed (binutils and gcc through libiberty's expandargv, rustc, tsc): FILE is read,
+   * and what the words in it do is unknown.
+   */
+  responseFiles?: boolean;
   /** Words starting with `+` are options of this role (less `+cmd` runs pager commands at start-up). */
   plus?: { role: Role; why?: string };
   /** Old-style tar: a first word without a dash is a cluster of options whose values follow in order. */

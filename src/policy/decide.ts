@@ -20,6 +20,7 @@ import type {
   MatchedRule,
   PathAccess,
 } from "./types.ts";
+import { originalsOf } from "./editor-copies.ts";
 
 /** One Bash sub-command as rules see it. */
 export interface CommandTarget {
@@ -448,8 +449,10 @@ function pathMatches(rule: CompiledRule, access: PathAccess): boolean {
   if (!applies) return false;
   // Where an unresolved path leads is unknown: it counts as outside everything, no allow covers it.
   if (isAllow && access.unresolved !== undefined) return false;
-  const test = (path: string) =>
+  const exact = (path: string) =>
     path.startsWith(prefix) && regex.test(path) && !except?.some((e) => e.test(path));
+  // An editor's copy (`.env~`, `.id_rsa.swp`) holds the file's contents: deny and ask hold for it.
+  const test = isAllow ? exact : (path: string) => exact(path) || originalsOf(path).some(exact);
   const pathHit = test(access.path);
   if (access.target === undefined) return pathHit;
   return isAllow ? pathHit && test(access.target) : pathHit || test(access.target);

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { defaultStateDir } from "../cli/options.ts";
+import { isInside } from "../tool/paths.ts";
 import { type GitLayout, gitLayout } from "./git-dirs.ts";
 import { type MountPlan, planMounts } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
@@ -44,6 +45,10 @@ export function planOnDisk(
   timingMark("plan:scan");
   const git = gitLayout(gitEntries(scan, profile.writableRoots), profile.writableRoots);
   timingMark("plan:git");
-  const plan = planMounts(profile, { kind: entryKind }, scan, tempDir, { git, stateDir: state });
+  // The whole state dir is hidden: its audit log holds every call's input, its quarantine what runs
+  // left. Only a workspace inside it (a state dir of its own) keeps it visible, but for `sandbox/`.
+  const whole = options.stateDir ?? defaultStateDir();
+  const hidden = profile.writableRoots.some((root) => isInside(root, whole)) ? state : whole;
+  const plan = planMounts(profile, { kind: entryKind }, scan, tempDir, { git, stateDir: hidden });
   return { plan, scan, git, indexes };
 }

@@ -8,7 +8,8 @@ import { kindWords } from "./identifiers.ts";
 import { derivedTerms, negatedTerm } from "./morphology.ts";
 import { questionGroup, stateTerms } from "./question.ts";
 import { synonymsOf } from "./synonyms.ts";
-import { baseWords, isStopWord, stem, surfaceWords } from "./tokenize.ts";
+import { SHIPPED_TERM_MODEL, type TermModel } from "./term-model.ts";
+import { analyzeWord, baseWords, isStopWord, stem, surfaceWords } from "./tokenize.ts";
 import { TypoCorrector } from "./typo.ts";
 
 export interface SearchLayers {
@@ -32,6 +33,8 @@ export interface SearchLayers {
   number: boolean;
   /** Re-ranking on the tool's required inputs against what the request gives (coordinates, an id...). */
   inputs: boolean;
+  /** The learned vocabulary model: "abandon" also tries "delete", "mouse" "hover" (see `term-model.ts`). */
+  learned: boolean;
 }
 
 export const ALL_LAYERS: SearchLayers = {
@@ -46,6 +49,7 @@ export const ALL_LAYERS: SearchLayers = {
   servers: true,
   number: true,
   inputs: true,
+  learned: true,
 };
 
 /** The query as groups of weighted terms, and where each group came from. */
@@ -85,6 +89,14 @@ const NEGATED_WEIGHT = 0.5;
 /** How much an identifier counts as the word of its kind ("ENG-42" as "issue"). */
 const KIND_WEIGHT = 0.7;
 
+/**
+ * How much a learned term counts: twice its probability in the model (the table keeps 0.15 and
+ * up), at most what a synonym of the concept map counts.
+ */
+function learnedWeight(probability: number): number {
+  return Math.min(0.7, 2 * probability);
+}
+
 const correctors = new WeakMap<SearchIndex, TypoCorrector>();
 
 function correctorFor(index: SearchIndex): TypoCorrector {
@@ -97,6 +109,7 @@ export function expandQuery(
   text: string,
   index: SearchIndex,
   layers: SearchLayers = ALL_LAYERS,
+  model: TermModel = SHIPPED_TERM_MODEL,
 ): ExpandedQuery {
   const words = joinIdioms(surfaceWords(text));
   const groups: QueryGroup[] = [];
@@ -122,7 +135,7 @@ export function expandQuery(
     const joined = layers.joinedWords ? joinedWord(words, at, index) : undefined;
     for (const word of baseWords(surface)) {
       if (isStopWord(word)) continue;
-      const group = alternativesOf(word, index, layers);
+      const group = alternativesOf(word, index, layers, model);
       if (layers.morphology) {
         for (const term of derivedTerms(words, at, index)) group.push({ term, weight: DERIVED_WEIGHT });
         const negated = negatedTerm(words, at, index);
@@ -168,7 +181,17 @@ function joinIdioms(words: string[]): string[] {
   return out;
 }
 
-function alternativesOf(word: string, index: SearchIndex, layers: SearchLayers): WeightedTerm[] {
+/** The search terms of a request, as the words of `expandQuery`'s groups are read (for learning). */
+export function requestTerms(text: string): string[] {
+  return joinIdioms(surfaceWords(text)).flatMap(analyzeWord);
+}
+
+function alternativesOf(
+  word: string,
+  index: SearchIndex,
+  layers: SearchLayers,
+  model: TermModel,
+): WeightedTerm[] {
   const term = stem(word);
   const group: WeightedTerm[] = [{ term, weight: 1 }];
   if (layers.typos && !index.hasTerm(term)) {
@@ -182,6 +205,13 @@ function alternativesOf(word: string, index: SearchIndex, layers: SearchLayers):
     for (const meaning of meanings) {
       for (const synonym of synonymsOf(meaning.term)) {
         group.push({ term: synonym.term, weight: synonym.weight * meaning.weight });
+      }
+    }
+  }
+  if (layers.learned) {
+    for (const meaning of meanings) {
+      for (const learned of model.termsFor(meaning.term)) {
+        group.push({ term: learned.term, weight: learnedWeight(learned.weight) * meaning.weight });
       }
     }
   }

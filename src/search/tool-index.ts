@@ -15,6 +15,7 @@ import { queryIntent } from "./intent.ts";
 import { queryNumber } from "./number.ts";
 import { parseQuery } from "./query.ts";
 import { CANDIDATES, rerank, RERANK_WEIGHTS, type RerankQuery, type RerankWeights } from "./rerank.ts";
+import { SHIPPED_TERM_MODEL, type TermModel } from "./term-model.ts";
 import { analyzeWord } from "./tokenize.ts";
 
 export interface SearchHit {
@@ -41,6 +42,8 @@ export class ToolIndex {
     readonly index: SearchIndex,
     /** Each tool's other names, for `select:`. */
     readonly aliases: readonly (readonly string[])[],
+    /** The learned vocabulary model queries are expanded with. */
+    readonly model: TermModel = SHIPPED_TERM_MODEL,
   ) {
     this.lowerNames = index.names.map((name) => name.toLowerCase());
     this.joinedNames = this.lowerNames.join("\n");
@@ -49,15 +52,16 @@ export class ToolIndex {
     this.lowerNames.forEach((name, doc) => this.nameEnds[doc] = end += name.length + (doc > 0 ? 1 : 0));
   }
 
-  static build(tools: readonly AnyTool[]): ToolIndex {
-    return ToolIndex.fromDocuments(tools.map(toolDocument), tools.map((tool) => tool.aliases));
+  static build(tools: readonly AnyTool[], model?: TermModel): ToolIndex {
+    return ToolIndex.fromDocuments(tools.map(toolDocument), tools.map((tool) => tool.aliases), model);
   }
 
   static fromDocuments(
     documents: readonly SearchDocument[],
     aliases: readonly (readonly string[])[],
+    model?: TermModel,
   ): ToolIndex {
-    return new ToolIndex(buildSearchIndex(documents), aliases);
+    return new ToolIndex(buildSearchIndex(documents), aliases, model);
   }
 
   get names(): readonly string[] {
@@ -94,7 +98,7 @@ export class ToolIndex {
     layers: SearchLayers = ALL_LAYERS,
     allowed?: Uint8Array,
   ): { query: RerankQuery; candidates: ScoredDoc[] } {
-    const { groups, words, origins } = expandQuery(text, this.index, layers);
+    const { groups, words, origins } = expandQuery(text, this.index, layers, this.model);
     const intent = queryIntent(words);
     const query: RerankQuery = {
       groups,

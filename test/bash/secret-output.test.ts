@@ -25,6 +25,12 @@ const PRINTS = [
   "jq -n env",
   "jq -n '$ENV.AWS_SECRET_ACCESS_KEY'",
   "jq -n 'env | keys'",
+  // jq 1.6 reads `$` and the name as two tokens: blanks, tabs, newlines and comments between them.
+  "jq -n '$ ENV.GITHUB_TOKEN'",
+  "jq -n '$ ENV'",
+  "jq -n '$\tENV'",
+  "jq -n '$\n  ENV'",
+  "jq -n '$ # comment\nENV.GITHUB_TOKEN'",
   "awk 'BEGIN{print ENVIRON[\"AWS_SECRET_ACCESS_KEY\"]}'",
   "gawk 'BEGIN{for (k in ENVIRON) print k, ENVIRON[k]}'",
   'echo "$AWS_SECRET_ACCESS_KEY"',

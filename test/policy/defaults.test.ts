@@ -123,9 +123,11 @@ describe('"disable": default rules by id', () => {
     const file = box.write("off.json", { disable: ["secrets-files"] });
     const decided = await decision(box, "Read", read(".env"), { flagFiles: [file] });
     expect(decided.decision).toBe("allow");
-    expect(decided.disabledDefaults).toEqual([
+    // Each pattern of the rule that would have matched (`.env`, `*.env`), all of that one rule.
+    expect(decided.disabledDefaults).toContainEqual(
       { id: "secrets-files", rule: "Read(.env)", effect: "ask", disabledBy: file, source: "flag" },
-    ]);
+    );
+    expect(new Set(decided.disabledDefaults?.map((d) => d.id))).toEqual(new Set(["secrets-files"]));
     // Only this one: the other defaults still hold.
     expect((await decision(box, "Read", read("~/.aws/credentials"), { flagFiles: [file] })).decision).toBe(
       "ask",

@@ -135,7 +135,8 @@ describe("protected paths", () => {
     [".claude/settings.json", true],
     [".claude/worktrees/w1/a.ts", false],
     ["sub/.bashrc", true],
-    [".npmrc", true],
+    // `.npmrc` is protected too, but a secrets file: the secrets rule's reason comes first.
+    [".zshrc", true],
     [".mcp.json", true],
     ["src/git/a.ts", false],
     ["src/app.ts", false],

@@ -6,6 +6,7 @@ import {
   credentialPathOf,
   hiddenCredentialPaths,
   isCredentialPath,
+  READABLE_IN_SANDBOX,
 } from "../../src/sandbox/credentials.ts";
 import { buildSandboxProfile } from "../../src/sandbox/profile.ts";
 
@@ -29,10 +30,18 @@ describe("credential locations", () => {
   test("allowRead takes a listed one as written or as a shell expands it; others are not credential paths", () => {
     expect(hiddenCredentialPaths(["~/.npmrc", "/home/u/.netrc"], home)).not.toContain("~/.npmrc");
     expect(hiddenCredentialPaths(["~/.npmrc", "/home/u/.netrc"], home)).not.toContain("~/.netrc");
-    expect(hiddenCredentialPaths([], home)).toEqual([...CREDENTIAL_PATHS]);
+    expect(hiddenCredentialPaths([], home)).toEqual(
+      CREDENTIAL_PATHS.filter((p) => !(p in READABLE_IN_SANDBOX)),
+    );
     expect(isCredentialPath("/home/u/.ssh", home)).toBe(true);
     expect(isCredentialPath("~/.ssh/", home)).toBe(true);
     expect(isCredentialPath("~/src", home)).toBe(false);
+  });
+  test("the ones left readable in the sandbox are on the list, each with its reason", () => {
+    for (const [path, why] of Object.entries(READABLE_IN_SANDBOX)) {
+      expect(CREDENTIAL_PATHS).toContain(path);
+      expect(why.length).toBeGreaterThan(20);
+    }
   });
   test("a profile hides them besides its own denyRead, and knows which are credentials", () => {
     const profile = buildSandboxProfile({ denyRead: ["secrets"], allowRead: ["~/.npmrc"] }, "/w", {
@@ -45,6 +54,9 @@ describe("credential locations", () => {
     expect(profile.denyRead).not.toContain("/home/u/.npmrc");
     expect(profile.hiddenCredentials).toContain("/home/u/.aws");
     expect(profile.hiddenCredentials).not.toContain("/w/secrets");
-    expect(profile.denyRead.length).toBe(1 + CREDENTIAL_PATHS.length - 1);
+    expect(profile.denyRead).not.toContain("/home/u/.m2/settings.xml");
+    expect(profile.denyRead.length).toBe(
+      1 + CREDENTIAL_PATHS.length - 1 - Object.keys(READABLE_IN_SANDBOX).length,
+    );
   });
 });

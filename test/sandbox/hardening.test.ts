@@ -19,7 +19,8 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { AUTORUN_FILES } from "../../src/sandbox/autorun-files.ts";
-import { CREDENTIAL_PATHS } from "../../src/sandbox/credentials.ts";
+import defaultPolicy from "../../policy/default.json" with { type: "json" };
+import { CREDENTIAL_PATHS, credentialPathOf, READABLE_IN_SANDBOX } from "../../src/sandbox/credentials.ts";
 import { buildSandboxProfile, type SandboxSettings } from "../../src/sandbox/profile.ts";
 import { runWrapped } from "../../src/sandbox/run.ts";
 import { wrapCommand } from "../../src/sandbox/wrap.ts";
@@ -37,21 +38,20 @@ const home = join(dir, "home");
 const ws = join(dir, "ws");
 mkdirSync(ws);
 const SECRET = "s3cret-value";
-const homePaths = CREDENTIAL_PATHS.filter((p) => p.startsWith("~/"));
-for (const path of homePaths) {
-  const real = join(home, path.slice(2));
-  // Directories (`~/.ssh`) get a key file inside; files (`~/.netrc`) hold the secret themselves.
-  const file =
-    /\.(json|netrc|npmrc|pypirc|git-credentials)$|\/\.(netrc|npmrc|pypirc|git-credentials)$/.test(real)
-      ? real
-      : join(real, "key");
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, SECRET);
-}
+/** Each home entry of the list, and whether its pattern names a directory (`Read(~/.ssh/**)`). */
+const homeEntries = ([defaultPolicy.rules.find((r) => r.id === "secrets-home")!.match].flat() as string[])
+  .filter((pattern) => pattern.startsWith("Read(~/"))
+  .map((pattern) => ({ path: credentialPathOf(pattern), directory: pattern.endsWith("/**)") }));
+const homePaths = homeEntries.map((e) => e.path);
+// Directories (`~/.ssh`) get a key file inside; files (`~/.netrc`) hold the secret themselves.
 const fileOf = (path: string) => {
   const real = join(home, path.slice(2));
-  return statSync(real).isDirectory() ? join(real, "key") : real;
+  return homeEntries.find((e) => e.path === path)!.directory ? join(real, "key") : real;
 };
+for (const path of homePaths) {
+  mkdirSync(dirname(fileOf(path)), { recursive: true });
+  writeFileSync(fileOf(path), SECRET);
+}
 
 async function run(script: string, settings: SandboxSettings = {}, workspace = ws) {
   const profile = buildSandboxProfile(settings, workspace, { home });
@@ -64,10 +64,16 @@ async function run(script: string, settings: SandboxSettings = {}, workspace = w
 }
 
 describe.skipIf(!usable)("credential locations are unreadable by default", () => {
-  for (const path of homePaths) {
+  for (const path of homePaths.filter((p) => !(p in READABLE_IN_SANDBOX))) {
     test(`${path}`, async () => {
       const r = await run(`cat '${fileOf(path)}'; echo; ls -A '${join(home, path.slice(2))}'`);
       expect(r.stdout + r.stderr).not.toContain(SECRET);
+    });
+  }
+  for (const [path, why] of Object.entries(READABLE_IN_SANDBOX)) {
+    test(`${path}: readable by default (${why}), hidden when denyRead lists it`, async () => {
+      expect((await run(`cat '${fileOf(path)}'`)).stdout).toBe(SECRET);
+      expect((await run(`cat '${fileOf(path)}'`, { denyRead: [path] })).stdout).toBe("");
     });
   }
   for (const path of CREDENTIAL_PATHS.filter((p) => p.startsWith("/"))) {
@@ -76,6 +82,24 @@ describe.skipIf(!usable)("credential locations are unreadable by default", () =>
       expect(r.stdout.trim()).toBe("0");
     });
   }
+  test("toolrt's state dir (audit log, quarantine) is hidden as a whole", async () => {
+    const stateDir = join(dir, "state");
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(join(stateDir, "audit.jsonl"), `{"input":"${SECRET}"}\n`);
+    const profile = buildSandboxProfile({}, ws, { home });
+    const wrapped = await wrapCommand(profile, [
+      "/bin/sh",
+      "-c",
+      `cat '${stateDir}/audit.jsonl'; ls -A '${stateDir}'`,
+    ], {
+      cwd: ws,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      stateDir,
+    });
+    const r = await runWrapped(wrapped, ["ignore", "pipe", "pipe"]);
+    expect((r.stdout ?? "") + (r.stderr ?? "")).not.toContain(SECRET);
+    expect(r.stdout ?? "").not.toContain("audit.jsonl");
+  });
   test("sandbox.allowRead lets a listed one through, and only that one", async () => {
     const r = await run(`cat '${fileOf("~/.npmrc")}'; echo; cat '${fileOf("~/.netrc")}'`, {
       allowRead: ["~/.npmrc"],

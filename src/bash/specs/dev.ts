@@ -219,7 +219,8 @@ const KUBE_OUTPUT = [
     "--show-kind",
   ),
   ...flags("--ignore-not-found", "--show-managed-fields", "-R --recursive"),
-  ...values("--chunk-size", "--subresource", "--raw"),
+  ...values("--chunk-size", "--subresource"),
+  opt("--raw", { role: "plain", check: "kube-raw" }),
   opt("-f --filename", { role: "read" }),
   opt("-k --kustomize", { role: "read" }),
 ];
@@ -293,6 +294,8 @@ const kubectl: CommandSpec = {
       "kubectl get pods -n prod -o wide",
       "kubectl -n prod get pods",
       "kubectl logs -f api-1 --tail=20",
+      "kubectl get --raw /healthz",
+      "kubectl get --raw /api/v1/namespaces/default/pods",
     ],
     notReadOnly: [
       "kubectl delete pod api",
@@ -303,6 +306,9 @@ const kubectl: CommandSpec = {
       "kubectl get secret/db -o jsonpath={.data}",
       "kubectl get pods,Secrets -o json",
       "kubectl get secret.v1. -o yaml",
+      "kubectl get --raw /api/v1/namespaces/default/secrets",
+      "kubectl get --raw=/api/v1/secrets?limit=1",
+      "kubectl get --raw /api/v1/namespaces/default/%73ecrets/db",
     ],
   },
 };

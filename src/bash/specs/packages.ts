@@ -190,6 +190,8 @@ const VERSION_SPELLINGS: Readonly<Record<string, string>> = { npx: "--version --
 const VERSION_TOOLS = (
   "node npx deno python python3 pip3 tsc make cmake gcc clang ruby perl php rustc"
 ).split(" ");
+/** Of those, the ones that read `@FILE` as more arguments (seen with gcc, rustc and tsc; clang's documented). */
+const RESPONSE_FILE_TOOLS = new Set(["tsc", "gcc", "clang", "rustc"]);
 
 export const PACKAGES: SpecFamily = {
   npm: js("npm"),
@@ -268,6 +270,9 @@ export const PACKAGES: SpecFamily = {
   ...Object.fromEntries(
     VERSION_TOOLS.map((
       t,
-    ) => [t, versionOnly(`${t}: version and help only`, VERSION_SPELLINGS[t] ?? VERSION)]),
+    ) => [t, {
+      ...versionOnly(`${t}: version and help only`, VERSION_SPELLINGS[t] ?? VERSION),
+      ...(RESPONSE_FILE_TOOLS.has(t) ? { responseFiles: true } : {}),
+    }]),
   ),
 };

@@ -287,6 +287,7 @@ export const TEXT: SpecFamily = {
   strings: {
     summary: "print the printable strings in files (binutils)",
     numberOption: true,
+    responseFiles: true,
     options: [
       ...flags("-a --all", "-d --data", "-f --print-file-name", "-w --include-all-whitespace", "-o"),
       ...flags("-h --help", "-v -V --version"),
@@ -299,7 +300,14 @@ export const TEXT: SpecFamily = {
         "-U --unicode",
       ),
     ],
-    tests: { readOnly: ["strings -n 8 a.out"], notReadOnly: ["strings -q a.out"] },
+    tests: {
+      readOnly: ["strings -n 8 a.out", "strings -- a.out"],
+      notReadOnly: ["strings -q a.out", "strings @args", "strings a.out @.env", "strings -- @args"],
+      paths: {
+        "strings @.env": ["read:.env", "read:@.env"],
+        "strings -a @/tmp/x": ["read:/tmp/x", "read:@/tmp/x"],
+      },
+    },
   },
   diff: {
     summary: "compare files line by line",

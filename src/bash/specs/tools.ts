@@ -118,8 +118,24 @@ export const TOOLS: SpecFamily = {
       { name: "files", role: "read", optional: true, repeat: true },
     ],
     tests: {
-      readOnly: ["jq .name package.json", "jq -r '.[] | .id' a.json", "jq --arg x 1 '.a == $x' f.json"],
-      notReadOnly: ["jq env", "jq -n '$ENV.AWS_SECRET_ACCESS_KEY'", "jq -f prog.jq f", "jq --bogus . f"],
+      readOnly: [
+        "jq .name package.json",
+        "jq -r '.[] | .id' a.json",
+        "jq --arg x 1 '.a == $x' f.json",
+        "jq '.env.NODE_ENV' config.json",
+        "jq '.a as $ENVIRONMENT | $ENVIRONMENT' f.json",
+      ],
+      notReadOnly: [
+        "jq env",
+        "jq -n '$ENV.AWS_SECRET_ACCESS_KEY'",
+        "jq -n '$ ENV.GITHUB_TOKEN'",
+        "jq -n '$\tENV'",
+        "jq -n '$\nENV'",
+        "jq -n '$ # note\n ENV'",
+        "jq -n '\"\\($ ENV.GITHUB_TOKEN)\"'",
+        "jq -f prog.jq f",
+        "jq --bogus . f",
+      ],
       paths: {
         "jq . ~/.docker/config.json": ["read:~/.docker/config.json"],
         "jq --rawfile k /etc/shadow -n '$k'": ["read:/etc/shadow"],
