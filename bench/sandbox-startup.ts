@@ -6,26 +6,49 @@
  * files in `.git/objects` hard-linked to files outside (what `git clone --local` makes).
  *
  * Commands run as child processes also report the CPU they used (theirs and bwrap's, from rusage):
- * on a loaded machine wall-clock time mostly measures the wait for a CPU, CPU time does not.
+ * on a loaded machine wall-clock time mostly measures the wait for a CPU, CPU time does not. Bash
+ * tool calls report the runtime's own CPU (`runtime_cpu_*`: this process; bwrap's is not in it).
+ *
+ * Repeated `toolrt sandbox` calls ask the workspace's change watcher (`watch-service.ts`): the
+ * first call starts it, and the repeated ones are measured once it listens (`watcher_wait_s`); one
+ * extra call with TOOLRT_SANDBOX_TIMING=1 records how they were revalidated (`revalidation`).
  *
  * bun bench/sandbox-startup.ts [SIZES...]   (default 100 10000 100000 1000000; needs dist/toolrt)
+ * With TOOLRT_BENCH_BASELINE=DIR (another checkout, built, with node_modules), its `toolrt sandbox`
+ * and Bash tool are measured in the same run, interleaved (rows `*_baseline`): before and after.
  * Prints one JSON line per figure and writes them all to bench/out/sandbox-startup.json. Workspaces,
  * state dir and HOME are temp dirs, removed at the end.
  */
 import "./support/isolated-home.ts";
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { sandboxedLaunch } from "../src/exec/processes/sandboxed-launch.ts";
-import { DEFAULT_SANDBOX_POLICY } from "../src/policy/sandbox-policy.ts";
+import { join, resolve } from "node:path";
 import { detectSandbox } from "../src/sandbox/detect.ts";
-import { createToolContext } from "../src/tool/context.ts";
-import { createBashTool } from "../src/tools/bash/tool.ts";
 import { report, round, summarize } from "./support/lib.ts";
 
-const binary = join(import.meta.dir, "..", "dist", "toolrt");
+/** One toolrt to measure: its binary and the modules of its Bash tool. */
+interface Subject {
+  suffix: string;
+  binary: string;
+  root: string;
+}
+const subjects: Subject[] = [{ suffix: "", binary: "", root: resolve(import.meta.dir, "..") }];
+if (process.env.TOOLRT_BENCH_BASELINE) {
+  subjects.push({ suffix: "_baseline", binary: "", root: resolve(process.env.TOOLRT_BENCH_BASELINE) });
+}
+for (const s of subjects) s.binary = join(s.root, "dist", "toolrt");
 const bwrap = Bun.which("bwrap");
-if (!(await Bun.file(binary).exists()) || !bwrap || !detectSandbox().available) {
+if (!subjects.every((s) => existsSync(s.binary)) || !bwrap || !detectSandbox().available) {
   console.error("bench/sandbox-startup.ts: needs dist/toolrt (npm run build) and a usable bwrap");
   process.exit(2);
 }
@@ -96,16 +119,37 @@ function figures(values: number[], cpu: number[] = []) {
   };
 }
 
-async function bashToolCalls(ws: string, stateDir: string, times: number): Promise<number[]> {
+async function bashToolCalls(
+  subject: Subject,
+  ws: string,
+  stateDir: string,
+  times: number,
+): Promise<{ wall: number[]; cpu: number[] }> {
+  const module = (path: string) => import(join(subject.root, path));
+  const [{ sandboxedLaunch }, { DEFAULT_SANDBOX_POLICY }, { createToolContext }, { createBashTool }] =
+    await Promise
+      .all([
+        module("src/exec/processes/sandboxed-launch.ts"),
+        module("src/policy/sandbox-policy.ts"),
+        module("src/tool/context.ts"),
+        module("src/tools/bash/tool.ts"),
+      ]);
   const wrapLaunch = sandboxedLaunch({ policy: DEFAULT_SANDBOX_POLICY, workspace: ws, stateDir });
   const tool = createBashTool({ wrapLaunch });
   const ctx = createToolContext({ cwd: ws, stateDir, mode: "default", invokedBy: "cli" });
-  const samples: number[] = [];
+  // The runtime's own CPU per call (this process: the scan, plan and spawn; bwrap's is not in it).
+  const samples = { wall: [] as number[], cpu: [] as number[] };
+  const cpuMs = () => {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1000;
+  };
   try {
     for (let i = 0; i < times; i++) {
       const start = Bun.nanoseconds();
+      const cpuStart = cpuMs();
       const { data } = await tool.call({ command: "true" }, ctx, () => {});
-      samples.push((Bun.nanoseconds() - start) / 1e6);
+      samples.wall.push((Bun.nanoseconds() - start) / 1e6);
+      samples.cpu.push(cpuMs() - cpuStart);
       if (data.exitCode !== 0) throw new Error(`Bash tool: true exited ${data.exitCode}: ${data.stderr}`);
     }
   } finally {
@@ -116,83 +160,126 @@ async function bashToolCalls(ws: string, stateDir: string, times: number): Promi
 
 const empty = join(base, "empty");
 mkdirSync(empty);
-const bare = [bwrap, "--ro-bind", "/", "/", "true"];
+const bare = [bwrap!, "--ro-bind", "/", "/", "true"];
 const trueBin = Bun.which("true")!;
+
+/**
+ * Waits (up to two minutes) until the watcher a call started listens in `stateDir`: the seconds
+ * waited, or -1 when none was started (a small tree) or none came.
+ */
+async function watcherListening(stateDir: string): Promise<number> {
+  const dir = join(stateDir, "sandbox", "watch");
+  const names = () => (existsSync(dir) ? readdirSync(dir) : []);
+  const start = Date.now();
+  while (Date.now() - start < 120_000) {
+    if (names().some((name) => name.endsWith(".sock"))) return (Date.now() - start) / 1000;
+    if (!names().some((name) => name.endsWith(".starting"))) return -1;
+    await Bun.sleep(50);
+  }
+  return -1;
+}
+
+/** How a call was revalidated (`events` or `full`), from its timing marks. */
+function revalidationOf(argv: string[], cwd: string, env: Record<string, string>): string {
+  const run = Bun.spawnSync(argv, { cwd, env: { ...env, TOOLRT_SANDBOX_TIMING: "1" }, stderr: "pipe" });
+  return run.stderr.toString().match(/wrap:scanned\((\w+)\)/)?.[1] ?? "unknown";
+}
+
+const median = (v: number[]) => summarize(v).median;
 
 for (const size of sizes) {
   const { ws, seconds } = makeWorkspace(`ws-${size}`, size);
   emit("sandbox.startup.workspace", { files: size, generate_s: round(seconds, 1) });
-  const stateDir = join(base, `state-${size}`);
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TOOLRT_HOME: stateDir };
-  const emptyEnv = { ...env, TOOLRT_HOME: join(base, `state-empty-${size}`) };
-  const toolrt = [binary, "sandbox", "--", trueBin];
-  // First calls: no index in the state dir yet.
-  const first = timed(toolrt, ws, env);
-  rmSync(join(stateDir, "sandbox"), { recursive: true, force: true });
-  const firstTool = (await bashToolCalls(ws, join(base, `state-tool-${size}`), 1))[0]!;
-  const samples = { bare: [] as number[], empty: [] as number[], toolrt: [] as number[] };
-  const cpu = { bare: [] as number[], empty: [] as number[], toolrt: [] as number[] };
-  timed(toolrt, ws, env); // builds the index again
-  timed(toolrt, empty, emptyEnv);
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
+  const stateOf = (s: Subject, what: string) => join(base, `state-${what}-${size}${s.suffix}`);
+  const cli = (s: Subject) => [s.binary, "sandbox", "--", trueBin];
+  const samples = new Map<string, { wall: number[]; cpu: number[] }>();
+  const add = (name: string, t: { wall: number; cpu: number }) => {
+    const entry = samples.get(name) ?? { wall: [], cpu: [] };
+    entry.wall.push(t.wall);
+    entry.cpu.push(t.cpu);
+    samples.set(name, entry);
+  };
+  const firsts = new Map<string, { wall: number; cpu: number }>();
+  const waits = new Map<string, number>();
+  for (const s of subjects) {
+    // First call: no index in the state dir yet (it starts the watcher, for the repeated calls).
+    const cliEnv = { ...env, TOOLRT_HOME: stateOf(s, "cli") };
+    firsts.set(s.suffix, timed(cli(s), ws, cliEnv));
+    waits.set(s.suffix, s.suffix === "" ? await watcherListening(stateOf(s, "cli")) : 0);
+    timed(cli(s), empty, { ...env, TOOLRT_HOME: stateOf(s, "empty") });
+  }
   for (let i = 0; i < REPEATS; i++) {
-    for (
-      const [name, argv, cwd, e] of [
-        ["bare", bare, ws, env],
-        ["empty", toolrt, empty, emptyEnv],
-        ["toolrt", toolrt, ws, env],
-      ] as const
-    ) {
-      const t = timed([...argv], cwd, e);
-      samples[name].push(t.wall);
-      cpu[name].push(t.cpu);
+    add("bare", timed(bare, ws, env));
+    for (const s of subjects) {
+      add(`empty${s.suffix}`, timed(cli(s), empty, { ...env, TOOLRT_HOME: stateOf(s, "empty") }));
+      add(`toolrt${s.suffix}`, timed(cli(s), ws, { ...env, TOOLRT_HOME: stateOf(s, "cli") }));
     }
   }
-  const repeatedTool = await bashToolCalls(ws, join(base, `state-tool-${size}`), REPEATS);
-  const emptyTool = await bashToolCalls(empty, join(base, `state-tool-empty-${size}`), REPEATS);
-  const median = (v: number[]) => summarize(v).median;
+  const bareFigures = samples.get("bare")!;
   emit("sandbox.startup.bare_bwrap", {
     files: size,
     command: "bwrap --ro-bind / / true",
-    ...figures(samples.bare, cpu.bare),
+    ...figures(bareFigures.wall, bareFigures.cpu),
   });
-  emit("sandbox.startup.cli_empty", {
-    files: size,
-    command: "toolrt sandbox -- true (empty workspace)",
-    ...figures(samples.empty, cpu.empty),
-  });
-  emit("sandbox.startup.cli_first", {
-    files: size,
-    command: "toolrt sandbox -- true, no index",
-    ms: round(first.wall, 1),
-    cpu_ms: round(first.cpu, 1),
-    load_1m: load(),
-  });
-  emit("sandbox.startup.cli_repeated", {
-    files: size,
-    command: "toolrt sandbox -- true",
-    ...figures(samples.toolrt, cpu.toolrt),
-    x_empty: round(median(samples.toolrt) / median(samples.empty), 2),
-    x_bare: round(median(samples.toolrt) / median(samples.bare), 2),
-    cpu_x_empty: round(median(cpu.toolrt) / median(cpu.empty), 2),
-    cpu_x_bare: round(median(cpu.toolrt) / median(cpu.bare), 2),
-  });
-  emit("sandbox.startup.tool_first", {
-    files: size,
-    command: "Bash tool true, no index",
-    ms: round(firstTool, 1),
-    load_1m: load(),
-  });
-  emit("sandbox.startup.tool_repeated", {
-    files: size,
-    command: "Bash tool true",
-    ...figures(repeatedTool.slice(1)),
-    x_empty: round(median(repeatedTool.slice(1)) / median(emptyTool.slice(1)), 2),
-  });
-  emit("sandbox.startup.tool_empty", {
-    files: size,
-    command: "Bash tool true (empty workspace)",
-    ...figures(emptyTool.slice(1)),
-  });
+  for (const s of subjects) {
+    const cliEnv = { ...env, TOOLRT_HOME: stateOf(s, "cli") };
+    // The baseline may predate the marks (and the watcher).
+    const revalidation: Record<string, string> = s.suffix === ""
+      ? { revalidation: revalidationOf(cli(s), ws, cliEnv) }
+      : {};
+    const firstTool = await bashToolCalls(s, ws, stateOf(s, "tool"), 1);
+    const repeatedTool = await bashToolCalls(s, ws, stateOf(s, "tool"), REPEATS);
+    const emptyTool = await bashToolCalls(s, empty, stateOf(s, "tool-empty"), REPEATS);
+    const emptyRuns = samples.get(`empty${s.suffix}`)!;
+    const runs = samples.get(`toolrt${s.suffix}`)!;
+    const first = firsts.get(s.suffix)!;
+    emit(`sandbox.startup.cli_empty${s.suffix}`, {
+      files: size,
+      command: "toolrt sandbox -- true (empty workspace)",
+      ...figures(emptyRuns.wall, emptyRuns.cpu),
+    });
+    emit(`sandbox.startup.cli_first${s.suffix}`, {
+      files: size,
+      command: "toolrt sandbox -- true, no index",
+      ms: round(first.wall, 1),
+      cpu_ms: round(first.cpu, 1),
+      load_1m: load(),
+    });
+    emit(`sandbox.startup.cli_repeated${s.suffix}`, {
+      files: size,
+      command: "toolrt sandbox -- true",
+      ...figures(runs.wall, runs.cpu),
+      x_empty: round(median(runs.wall) / median(emptyRuns.wall), 2),
+      x_bare: round(median(runs.wall) / median(bareFigures.wall), 2),
+      cpu_x_empty: round(median(runs.cpu) / median(emptyRuns.cpu), 2),
+      cpu_x_bare: round(median(runs.cpu) / median(bareFigures.cpu), 2),
+      ...revalidation,
+      ...(s.suffix === "" ? { watcher_wait_s: round(waits.get(s.suffix)!, 2) } : {}),
+    });
+    emit(`sandbox.startup.tool_first${s.suffix}`, {
+      files: size,
+      command: "Bash tool true, no index",
+      ms: round(firstTool.wall[0]!, 1),
+      runtime_cpu_ms: round(firstTool.cpu[0]!, 1),
+      load_1m: load(),
+    });
+    emit(`sandbox.startup.tool_repeated${s.suffix}`, {
+      files: size,
+      command: "Bash tool true",
+      ...figures(repeatedTool.wall.slice(1)),
+      runtime_cpu_median_ms: round(median(repeatedTool.cpu.slice(1)), 1),
+      x_empty: round(median(repeatedTool.wall.slice(1)) / median(emptyTool.wall.slice(1)), 2),
+      x_bare: round(median(repeatedTool.wall.slice(1)) / median(bareFigures.wall), 2),
+      runtime_cpu_x_empty: round(median(repeatedTool.cpu.slice(1)) / median(emptyTool.cpu.slice(1)), 2),
+    });
+    emit(`sandbox.startup.tool_empty${s.suffix}`, {
+      files: size,
+      command: "Bash tool true (empty workspace)",
+      ...figures(emptyTool.wall.slice(1)),
+      runtime_cpu_median_ms: round(median(emptyTool.cpu.slice(1)), 1),
+    });
+  }
   rmSync(ws, { recursive: true, force: true });
   rmSync(join(base, `ws-${size}-outside`), { recursive: true, force: true });
 }

@@ -14,7 +14,13 @@ import { runChecks, walkedCheck } from "./checks.ts";
 import { joinContinuations } from "./continuation.ts";
 import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
-import { computedRuns, inlineCode, readsLanguage, shellPayloads } from "./inline-code.ts";
+import {
+  computedRuns,
+  inlineCode,
+  readsLanguage,
+  runsComputedCommand,
+  shellPayloads,
+} from "./inline-code.ts";
 import { printedSecrets } from "./secret-output.ts";
 import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
@@ -27,7 +33,7 @@ import { judge, programFromStdin } from "./rules.ts";
 import { hasUnknownPart, opaqueParts, openTexts } from "./runtime-words.ts";
 import { conservativeSplit, plainWords } from "./tokenize.ts";
 import { resolveGit } from "./git.ts";
-import { type TreeRead, treeRead } from "./recursion.ts";
+import { optionsOf, type TreeRead, treeRead } from "./recursion.ts";
 import { TOOLCHAIN_PROGRAMS } from "./toolchains.ts";
 import type { Where } from "./targets.ts";
 import type {
@@ -45,6 +51,7 @@ import { destructiveWarnings } from "./warnings.ts";
 import { workLossOf } from "./work-loss.ts";
 import {
   basename,
+  type Invocation,
   isSafeAssignment,
   type Script,
   SHELLS,
@@ -103,6 +110,7 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
   const readOnly = parse === "simple" && askReasons.length === 0 && inner.checks.length === 0 &&
     commands.length > 0 && commands.every((c) => c.readOnly);
   const single = commands.length === 1 ? commands[0]! : undefined;
+  const createsFiles = commands.some((c) => !c.readOnly);
   return {
     command,
     parse,
@@ -122,7 +130,10 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
         path: p.path,
         access: p.access,
         ...(p.glob ? { glob: true } : {}),
-        ...(hasUnknownPart(p.path) ? { runtime: true } : {}),
+        ...(p.runtime || hasUnknownPart(p.path) ||
+            (createsFiles && p.glob && p.access === "read" && mayExpandToOption(p.path))
+          ? { runtime: true }
+          : {}),
         ...(p.tree ? { tree: p.tree } : {}),
       }))
     ),
@@ -134,6 +145,16 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
     opaque: [...new Set([...inner.opaque, ...askReasons.filter((r) => !walkedThrough(r))])],
     defines: inner.defines,
   };
+}
+
+/**
+ * A pattern with no folder before its first wildcard (`*`, `?.txt`, `*` + `/x`) may expand to a name
+ * starting with `-`, which the command reads as an option (`grep KEY *` beside a file `-R` recurses).
+ * The files present are judged when the command is checked; a line that also runs a command that may
+ * create files (`touch ./-R; grep KEY *`) makes what it expands to known only when it runs.
+ */
+function mayExpandToOption(pattern: string): boolean {
+  return /^[*?[]/.test(pattern);
 }
 
 /**
@@ -242,6 +263,7 @@ function analyzeInner(written: string, parser: Parser | null, depth: number, whe
       if (bindsCommandName(j)) {
         complex.push("hash -p binds a command name to a program (it can shadow a command)");
       }
+      if (stdin !== undefined && stdin !== "" && !j.command.readOnly) j.command.input = stdin;
       judged.push(j);
       scripts.push(...payloadScripts(j));
       opaque.push(...opaqueParts(j), ...unseenRuns(j));
@@ -373,11 +395,13 @@ function judgeInvocation(
   const args = inv.words.slice(1).map((w) => w.text);
   const redirectPaths = redirectAccess(redirects);
   const globs = new Set(inv.words.filter((w) => w.glob).map((w) => w.text));
-  const tree = treeRead([name, ...(verdict.subcommands ?? [])].join(" "), verdict.options ?? []);
-  const operandPaths = withTree(
-    verdict.paths.map((p) => (globs.has(p.path) ? { ...p, glob: true } : p)),
-    tree,
+  const tree = treeRead([name, ...(verdict.subcommands ?? [])].join(" "), verdict.options ?? optionsOf(args));
+  const operandPaths = withFound(
+    withTree(verdict.paths.map((p) => (globs.has(p.path) ? { ...p, glob: true } : p)), tree),
+    inv.found,
   );
+  // xargs hands the command words from its input: files nobody can name before it runs.
+  if (inv.via === "xargs") operandPaths.push({ path: XARGS_INPUT, access: "read", runtime: true });
   const paths: Access[] = [...operandPaths, ...redirectPaths];
   const hasUnsafeEnv = Object.entries(inv.env).some(([key, value]) => !isSafeAssignment(key, value));
   // A spec judges the words it knows bash evaluates; other builtins are judged here.
@@ -438,6 +462,23 @@ function bindsCommandName(j: Judged): boolean {
   return j.name === "hash" && j.args.some((a) => /^-[a-z]*p/.test(a));
 }
 
+/** What stands for the words xargs appends, as a path read (any file). */
+const XARGS_INPUT = "(the words xargs reads from its input)";
+
+/**
+ * `find ROOTS -exec cmd {} +`: a `{}` read is every file below the roots, judged as a tree read
+ * (`.env` below asks); a `{}` written may be any of them.
+ */
+function withFound(paths: Access[], found: Invocation["found"]): Access[] {
+  if (!found) return paths;
+  return paths.flatMap((p): Access[] => {
+    if (!p.path.includes("{}")) return [p];
+    if (p.access === "write") return [{ ...p, runtime: true }];
+    const tree = { contents: true, follow: found.follow, hidden: true };
+    return found.roots.map((root) => ({ path: root, access: "read" as const, tree }));
+  });
+}
+
 /** A tree walker reads every directory it is given, and `.` when it is given none. */
 function withTree(paths: Access[], tree: TreeRead | undefined): Access[] {
   if (!tree) return paths;
@@ -462,6 +503,7 @@ function evaluationRisks(name: string, args: string[]): string[] {
 function payloadScripts(j: Judged): Script[] {
   const out: Script[] = (j.commandLines ?? []).map(({ text, via }) => ({ text, via, env: {} }));
   j.inline = inlineCode(j.name, j.args)?.code ?? null;
+  if (j.inline !== null && runsComputedCommand(j.inline)) j.command.runsComputed = true;
   for (const text of j.inline === null ? [] : shellPayloads(j.inline)) {
     out.push({ text, via: `${j.name} inline code`, env: {} });
   }

@@ -1,5 +1,5 @@
 /** The walker's view of one simple command, before wrappers and rules are applied. */
-import type { TreeRead } from "./recursion.ts";
+import type { Access } from "./paths.ts";
 import type { Redirect, SimpleCommand, WorkLoss } from "./types.ts";
 
 export interface Word {
@@ -77,7 +77,7 @@ export interface Judged {
   words: Word[];
   raw: RawCommand;
   /** Files it touches, its redirections included; `glob` when the path is an unquoted pattern. */
-  paths: { path: string; access: "read" | "write"; glob?: boolean; tree?: TreeRead }[];
+  paths: Access[];
   command: SimpleCommand;
   /** What git work it throws away (`work-loss.ts`), when it does. */
   workLoss?: WorkLoss[];

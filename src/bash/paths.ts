@@ -13,6 +13,8 @@ export interface Access {
   glob?: boolean;
   /** The command reads the whole tree below this directory (`recursion.ts`). */
   tree?: TreeRead;
+  /** Which file it is is known only when the command runs (`{}` of find, what xargs appends). */
+  runtime?: boolean;
 }
 
 interface PathSpec extends OptionSpec {

@@ -24,6 +24,8 @@ interface TreeEntry {
   walk?: readonly string[];
   /** Options (by any of their spellings) that make it follow links. */
   follow: readonly string[];
+  /** It follows links unless one of these is given (`diff --no-dereference`). */
+  followUnless?: readonly string[];
   /** An option whose value makes it walk (`grep -d recurse`), with that value. */
   walkValue?: { option: string; value: string };
   contents: boolean;
@@ -50,16 +52,59 @@ const TREES: Record<string, TreeEntry> = {
   du: { always: true, follow: ["-L"], contents: false },
   tree: { always: true, follow: ["-l"], contents: false },
   find: { always: true, follow: ["-L", "-follow"], contents: false },
+  // `diff -rN dir empty` prints every file below dir as added lines; it follows links by default.
+  diff: { walk: ["-r", "--recursive"], follow: [], followUnless: ["--no-dereference"], contents: true },
+  // Archivers and copiers put every file below a directory, contents and all, where it can be read
+  // back under another name (`tar -cf - . | tar -xOf -` prints `.env`).
+  tar: {
+    walk: ["-c", "--create", "-r", "--append", "-u", "--update"],
+    follow: ["-h", "--dereference"],
+    contents: true,
+  },
+  cp: {
+    walk: ["-r", "-R", "--recursive", "-a", "--archive"],
+    follow: ["-L", "--dereference"],
+    contents: true,
+  },
+  rsync: { walk: ["-r", "--recursive", "-a", "--archive"], follow: ["-L", "--copy-links"], contents: true },
+  scp: { walk: ["-r"], follow: [], followUnless: [], contents: true },
+  zip: {
+    walk: ["-r", "--recurse-paths", "-R", "--recurse-patterns"],
+    follow: [],
+    followUnless: ["-y", "--symlinks"],
+    contents: true,
+  },
   // Searches the tracked (with --untracked/--no-index, every) file below the working directory.
   "git grep": { always: true, root: true, follow: [], contents: true },
 };
+
+/**
+ * The options of a command read without a spec: each letter of a cluster (`-rL` is `-r`, `-L`) and
+ * each long name (`--recursive=x` is `--recursive`), up to `--`. Values are not told from options,
+ * so a value may count as one: that only finds more walks.
+ */
+export function optionsOf(args: readonly string[]): ReadOption[] {
+  const out: ReadOption[] = [];
+  for (const arg of args) {
+    if (arg === "--") break;
+    if (arg.startsWith("--")) out.push({ names: [arg.split("=")[0]!], negated: false });
+    else if (/^-[^-]/.test(arg)) {
+      for (const c of arg.slice(1)) out.push({ names: [`-${c}`], negated: false });
+    }
+  }
+  return out;
+}
 
 /** How `name` (with its subcommand: `git grep`), given these options (as its parser read them), reads directories; undefined when it does not walk them. */
 export function treeRead(name: string, options: readonly ReadOption[]): TreeRead | undefined {
   const entry = TREES[name];
   if (!entry) return undefined;
+  // A long option given without a spec may be abbreviated (`--recur`): any start of a spelling counts.
   const given = (spellings: readonly string[]) =>
-    options.some((o) => !o.negated && o.names.some((n) => spellings.includes(n)));
+    options.some((o) =>
+      !o.negated &&
+      o.names.some((n) => spellings.includes(n) || (n.length > 3 && spellings.some((s) => s.startsWith(n))))
+    );
   // getopt's argmatch takes any unambiguous start of the value (`--dir=rec`).
   const byValue = entry.walkValue !== undefined &&
     options.some((o) =>
@@ -69,7 +114,7 @@ export function treeRead(name: string, options: readonly ReadOption[]): TreeRead
   if (!entry.always && !given(entry.walk ?? []) && !byValue) return undefined;
   return {
     contents: entry.contents,
-    follow: given(entry.follow),
+    follow: given(entry.follow) || (entry.followUnless !== undefined && !given(entry.followUnless)),
     hidden: entry.hidden === undefined || given(entry.hidden),
     ...(entry.root ? { root: true } : {}),
   };

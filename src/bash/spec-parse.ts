@@ -188,8 +188,16 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       }
       if (takesValue(option) && option.arg !== "optional") {
         addValues(option, `-${letter}`, texts.slice(next, next + 1));
+        read.push({
+          names: option.names,
+          negated: false,
+          ...(next < texts.length ? { value: texts[next]! } : {}),
+        });
         next++;
-      } else uses.push(flagUse(option, `-${letter}`));
+      } else {
+        uses.push(flagUse(option, `-${letter}`));
+        read.push({ names: option.names, negated: false });
+      }
     }
     words = words.slice(next);
     texts.splice(0, next);
@@ -414,6 +422,10 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     const role = changes.get(use.key) ?? use.role;
     judgeUse({ ...use, role }, verdict, label());
   }
+  // What an archive holds is named only inside it: any file may be written (Edit rules meet that).
+  const extracts = (level.spec.extracts && effect !== "plain" && !readMode) ||
+    (!readMode && uses.some((u) => u.option?.extracts));
+  if (extracts) verdict.paths.push({ path: "(the files the archive holds)", access: "write", runtime: true });
   verdict.readOnly = reasons.length === 0;
   return verdict;
 }
@@ -490,6 +502,14 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       });
     }
   };
+  if (use.option?.listsFiles) {
+    path("read");
+    v.paths.push({
+      path: `(the files ${use.text === "-" ? "its input" : use.text} names)`,
+      access: "read",
+      runtime: true,
+    });
+  }
   if (use.option?.codeFile) {
     path("read");
     v.reasons.push(`${what}: a file of code that cannot be checked`);
@@ -539,6 +559,11 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       break;
     case "network":
       v.reasons.push(`${what} ${why ?? "reaches the network"}`);
+      break;
+    case "service":
+      // A read of the service the user's own configuration names (the registry, the cluster, GitHub)
+      // is what these subcommands are for; what decides where they go (a project .npmrc, a
+      // kubeconfig exec plugin, --server or --registry on the line) is judged on its own.
       break;
     case "varname":
     case "assign":

@@ -40,10 +40,7 @@ const CHECKERS: Record<Check, Checker> = {
       ? { runs: "the format shows signatures, which runs gpg (gpg.program) to verify them" }
       : {},
   "git-rev": gitRevision,
-  "test-expression": (text, siblings, index) => {
-    const risk = /^-[vR]$/.test(siblings[index - 1] ?? "") ? evaluationRisk(text, "varname") : undefined;
-    return risk ? { runs: risk } : {};
-  },
+  "test-expression": testOperand,
   "kube-resource": kubeResource,
   "kube-raw": kubeRawPath,
   "tar-archive": (text) =>
@@ -51,6 +48,9 @@ const CHECKERS: Record<Check, Checker> = {
     /^[^/]*:/.test(text)
       ? { runs: "an archive name with a colon is remote: tar runs rsh to reach it", hidden: true }
       : {},
+  // `date -d 'TZ="/path" now'` loads /path as a zone file (read as the command's own, any file).
+  "date-string": (text) =>
+    /TZ\s*=/.test(text) ? { problem: "a TZ= in the date string makes date read the zone file it names" } : {},
   "secret-name": (text) =>
     text === ""
       ? { problem: "prints every environment variable, secrets included" }
@@ -58,6 +58,25 @@ const CHECKERS: Record<Check, Checker> = {
       ? {}
       : { problem: secretMessage(text) },
 };
+
+/** `test`'s unary file operators (`-e FILE`) and binary ones (`A -nt B`): each looks at a file. */
+const TEST_FILE_UNARY = /^-[abcdefghkprstuwxGLNOS]$/;
+const TEST_FILE_BINARY = /^-(?:nt|ot|ef)$/;
+
+/**
+ * A word of a `test` expression: a variable name after `-v`/`-R` is evaluated; a file an operator
+ * looks at is read as far as rules and containment go, as `stat` and `ls -d` are (whether
+ * `~/.ssh/id_rsa` exists is something only a read rule may reveal). A word that may be either an
+ * operand or an operator counts as a file: only more is judged.
+ */
+function testOperand(text: string, siblings: readonly string[], index: number): CheckResult {
+  const before = siblings[index - 1] ?? "";
+  const risk = /^-[vR]$/.test(before) ? evaluationRisk(text, "varname") : undefined;
+  if (risk) return { runs: risk };
+  const file = TEST_FILE_UNARY.test(before) || TEST_FILE_BINARY.test(before) ||
+    TEST_FILE_BINARY.test(siblings[index + 1] ?? "");
+  return file && text !== "]" ? { paths: [{ path: text, access: "read" }] } : {};
+}
 
 /**
  * `kubectl get --raw URI` GETs an API path: one naming Secrets (`/api/v1/namespaces/x/secrets`) prints

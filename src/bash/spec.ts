@@ -22,6 +22,10 @@
  *   the decision looks inside, and judges what is hidden there and where links lead as paths read
  * - `network`: makes the command reach a host the command itself names, or send local data to
  *   one (a URL, a registry, a remote): not read-only
+ * - `service`: the command talks to the service its configuration names (a package registry, a
+ *   cluster's API, GitHub's API, a remote daemon), with the user's credentials; what it sends (a
+ *   package name, a label) leaves the machine: not read-only. In a sandbox its network allow-list
+ *   decides where it may connect.
  */
 export type Role =
   | "plain"
@@ -35,6 +39,7 @@ export type Role =
   | "arith"
   | "unchecked"
   | "network"
+  | "service"
   | "tree";
 
 /**
@@ -62,7 +67,8 @@ export type Check =
   | "secret-name"
   | "kube-resource"
   | "kube-raw"
-  | "tar-archive";
+  | "tar-archive"
+  | "date-string";
 
 export interface OptionSpec {
   /**
@@ -83,6 +89,13 @@ export interface OptionSpec {
   check?: Check;
   /** The value is a file holding code (`sed -f`, `jq -f`): read, and the code cannot be checked. */
   codeFile?: boolean;
+  /**
+   * The value is a file (or `-`, the input) naming the files the command reads (`wc --files0-from`,
+   * `file -f`): read, and the files it names are known only when it runs.
+   */
+  listsFiles?: boolean;
+  /** Given, the command writes files whose names only its input holds (`tar -x` extracts an archive). */
+  extracts?: boolean;
   /** Consumes every following word up to one of these (find's `-exec ... ;`). */
   until?: readonly string[];
   /** This option supplies the named operand slot instead (`grep -e PATTERN` leaves no pattern operand). */
@@ -165,6 +178,8 @@ export interface CommandSpec {
   effect?: Role;
   /** Why the `effect` is what it is. */
   effectWhy?: string;
+  /** Its `effect` writes files whose names only its input holds (`unzip` extracts an archive). */
+  extracts?: boolean;
   /** The first operand names one of these (git status, docker ps). */
   subcommands?: Readonly<Record<string, CommandSpec>>;
   /** Other names of this subcommand (`ls` for `list`). */

@@ -39,6 +39,13 @@ export interface SimpleCommand {
    * there is such a word. Deny and ask rules that could match this may match what really runs.
    */
   open?: { ruleText: string; argv: string };
+  /**
+   * The literal text fed to its standard input (a here-document, a here-string, `echo ... |`),
+   * when it is not read-only: a program that reads commands there (`ed`, `vim -es`) may run them.
+   */
+  input?: string;
+  /** Its inline code runs a command it builds while it runs (`os.system("cu" + "rl")`): any program. */
+  runsComputed?: boolean;
 }
 
 /** A command the shipped default policy denies outright, with the reason shown to people. */

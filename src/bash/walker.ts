@@ -314,6 +314,13 @@ class Walker {
     for (const command of members) command.stages = next;
   }
 
+  /** A redirection with no command (`$(< file)`): kept as a command of its own, so its file is judged. */
+  private redirectAlone(node: Node, scope: Scope, depth: number, nested: string): void {
+    const at: RedirectContext = { scope, depth, out: [], subs: [], nested, extra: [] };
+    this.redirect(node, at);
+    this.push({ words: at.extra, assignments: [], redirects: at.out, subs: at.subs }, nested);
+  }
+
   private redirected(node: Node, scope: Scope, depth: number, nested?: string): void {
     const body = node.childForFieldName("body");
     const first = this.commands.length;
@@ -363,7 +370,7 @@ class Walker {
       for (const child of node.children) {
         if (child.type === "file_descriptor") op += child.text;
         else if (!child.isNamed) op += child.type;
-        else if (target === undefined) target = this.word(child, scope, depth, subs);
+        else if (target === undefined) target = this.redirectWord(child, scope, depth, subs);
         else if (isNextDescriptor(node, child)) at.nextDescriptor = child.text;
         // tree-sitter reads the words after `cmd < file` into the redirection; bash gives them to cmd.
         else at.extra.push(...this.fields(child, scope, depth, subs));
@@ -544,6 +551,16 @@ class Walker {
   }
 
   /**
+   * A redirection's file: bash expands its braces, and writes when one word results
+   * (`> {a.txt,}` is `> a.txt`; two words are an ambiguous redirect, kept as written).
+   */
+  private redirectWord(node: Node, scope: Scope, depth: number, subs: RawCommand[]): Word {
+    const { split: _, ...word } = this.build(node, scope, depth, subs, false);
+    const words = word.text.includes(OPEN) ? expandBraces(word.text).filter((t) => t !== "") : [];
+    return { ...word, text: words.length === 1 ? words[0]! : unmarkBraces(word.text) };
+  }
+
+  /**
    * A command's argument after brace expansion and word splitting: `/{bin,etc}` gives two words,
    * and so does an unquoted `$x` holding `a b`.
    */
@@ -639,7 +656,11 @@ class Walker {
         out.dynamic = true;
         const via = node.child(0)?.type === "`" ? "`...`" : `${node.child(0)?.type ?? "$("}...)`;
         const first = this.commands.length;
-        for (const child of node.namedChildren) this.statement(child, new Map(scope), depth + 1, via);
+        for (const child of node.namedChildren) {
+          // `$(< file)` is bash's `$(cat file)`: a redirection alone, which reads the file.
+          if (child.type === "file_redirect") this.redirectAlone(child, new Map(scope), depth + 1, via);
+          else this.statement(child, new Map(scope), depth + 1, via);
+        }
         const inner = this.commands.slice(first);
         subs.push(...inner);
         // `$(echo rm)` is `rm` and `<(printf x)` is a file holding `x`: keep what they give when known.

@@ -72,6 +72,8 @@ export interface Invocation {
   sideEffects: boolean;
   /** The directory a wrapper runs the command in (`env -C DIR`, `sudo -D DIR`). */
   chdir?: string;
+  /** `find ROOTS -exec cmd {}`: `{}` is each file found below the roots (followed links with -L). */
+  found?: { roots: string[]; follow: boolean };
 }
 
 /** Shell code handed to a shell as a string (`bash -c '...'`, `eval ...`): analyzed recursively. */
@@ -340,14 +342,25 @@ const RUNNER_VALUE_FLAGS: Record<string, string> = {
 /** `find ... -exec cmd {} ;`: each command after -exec, -execdir, -ok or -okdir runs on its own. */
 function unwrapFind(inv: Invocation, texts: string[], out: Out, depth: number): void {
   out.invocations.push(inv);
+  const found = findRoots(texts);
   texts.forEach((t, i) => {
     if (!/^-(?:exec|execdir|ok|okdir)$/.test(t)) return;
     let end = i + 1;
     while (end < texts.length && texts[end] !== ";" && texts[end] !== "+") end++;
     const inner = inv.words.slice(i + 1, end);
     if (inner.length === 0) return;
-    open(runBy(inv, inner, `find ${t}`), out, depth + 1);
+    open({ ...runBy(inv, inner, `find ${t}`), found }, out, depth + 1);
   });
+}
+
+/** The directories find walks (`.` when none is named) and whether it follows links (`-L`, `-follow`). */
+function findRoots(texts: string[]): { roots: string[]; follow: boolean } {
+  let i = 1;
+  while (i < texts.length && /^-[HLP]+$|^-O\d*$|^-D$/.test(texts[i]!)) i += texts[i] === "-D" ? 2 : 1;
+  const roots: string[] = [];
+  while (i < texts.length && !/^[-(!]/.test(texts[i]!)) roots.push(texts[i++]!);
+  const follow = texts.some((t, k) => (t === "-follow" || /^-[HP]*L[HLP]*$/.test(t)) && k > 0);
+  return { roots: roots.length > 0 ? roots : ["."], follow };
 }
 
 /** At most this many `:::` arguments of parallel are analyzed one by one. */
@@ -451,11 +464,13 @@ function unwrapEnv(inv: Invocation, texts: string[], out: Out, depth: number): v
       i++;
       break;
     }
-    if (t === "-S" || t.startsWith("--split-string") || t.startsWith("-S")) {
+    // `-S STRING`, `-SSTRING`, and after flags that take no value: `-vS'curl x'`, `-iS STRING`.
+    const split = /^-[iv0]*S(.*)$/s.exec(t);
+    if (split || t.startsWith("--split-string")) {
       const eq = t.indexOf("=");
-      const text = t === "-S" || t === "--split-string"
+      const text = t === "--split-string" || split?.[1] === ""
         ? texts.slice(i + 1).join(" ")
-        : [t.startsWith("-S") ? t.slice(2) : t.slice(eq + 1), ...texts.slice(i + 1)].join(" ");
+        : [split ? split[1]! : t.slice(eq + 1), ...texts.slice(i + 1)].join(" ");
       inv.notes.push("env -S splits a string into a command");
       out.invocations.push(inv);
       out.scripts.push({ text, via: "env -S", env });

@@ -61,6 +61,7 @@ export function decideBash(
     tool: "Bash",
     input: { command },
     cwd: globals.cwd,
+    ...(globals.shellDir === undefined ? {} : { dir: globals.shellDir }),
     mode,
     ...(bash ? { bash } : {}),
   });

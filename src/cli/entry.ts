@@ -2,8 +2,8 @@
 /**
  * The compiled binary's entry. A plain `toolrt hook [--host H]` runs on the hook's modules alone
  * (a hook is a fresh process per tool call: start-up is paid every time), and asks the resident
- * helper first (src/hook/resident/); `toolrt sandbox …` and its in-sandbox helper run on the
- * sandbox command alone, for the same reason; everything else, and a hook call with other options,
+ * helper first (src/hook/resident/); `toolrt sandbox …`, its in-sandbox helper and its change
+ * watcher run on the sandbox command alone, for the same reason; everything else, and a hook call with other options,
  * goes through the full command line of main.ts.
  */
 import { fastHookInvocation, isHelperCommand } from "../hook/args.ts";
@@ -17,7 +17,7 @@ if (hook) {
 } else if (isHelperCommand(argv)) {
   const { runResidentHelper } = await import("../hook/resident/main.ts");
   process.exitCode = await runResidentHelper();
-} else if (argv[0] === "sandbox" || argv[0] === "sandbox-bridge") {
+} else if (argv[0] === "sandbox" || argv[0] === "sandbox-bridge" || argv[0] === "sandbox-watch") {
   const { sandboxEntry } = await import("./sandbox-command.ts");
   process.exitCode = await sandboxEntry(argv);
 } else {

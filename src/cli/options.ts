@@ -15,7 +15,10 @@ export const POOL_ONLY_MODES = ["simple", "coordinator"] as const;
 export type CliMode = PermissionMode | (typeof POOL_ONLY_MODES)[number];
 
 export interface GlobalOptions {
+  /** The workspace root. */
   cwd: string;
+  /** Where shell commands start when not in `cwd` (hook mode: the host's per-call working directory). */
+  shellDir?: string;
   stateDir: string;
   policy: string[];
   allow: string[];

@@ -17,6 +17,7 @@ import { exitStatus } from "../sandbox/exit-status.ts";
 import { buildSandboxProfile, type SandboxProfile } from "../sandbox/profile.ts";
 import { runWrapped } from "../sandbox/run.ts";
 import { timingMark } from "../sandbox/timing.ts";
+import type { TreeScanner } from "../sandbox/watch-service.ts";
 import { SandboxRefusedError, wrapCommand } from "../sandbox/wrap.ts";
 import { reportFailure, UsageError } from "./errors.ts";
 
@@ -170,10 +171,27 @@ function fastBridgeArgs(argv: readonly string[]): { fd: number; command: string[
   return argv.length > 4 ? { fd: Number(fd), command: argv.slice(4) } : undefined;
 }
 
-/** The compiled binary's `sandbox` and `sandbox-bridge`: the fast reader, else commander. */
+/**
+ * The scanner of a `toolrt sandbox` process on Linux: the workspace's change watcher, started after
+ * this run when none answers (`watch-service.ts`).
+ */
+async function watchClient(profile: SandboxProfile): Promise<TreeScanner | undefined> {
+  if (process.platform !== "linux") return undefined;
+  const [{ WatchClient }, { sandboxStateDir }] = await Promise.all([
+    import("../sandbox/watch-service.ts"),
+    import("../sandbox/linux-plan.ts"),
+  ]);
+  return new WatchClient(sandboxStateDir(), { roots: profile.writableRoots, denyRead: profile.denyRead });
+}
+
+/** The compiled binary's `sandbox`, `sandbox-bridge` and `sandbox-watch`: the fast reader, else commander. */
 export async function sandboxEntry(argv: string[]): Promise<number> {
   const bridge = fastBridgeArgs(argv);
   if (bridge) return await runBridgeCommand(bridge.fd, bridge.command);
+  if (argv[0] === "sandbox-watch" && argv.length === 2) {
+    const { runWatcher } = await import("../sandbox/watch-service.ts");
+    return await runWatcher(argv[1]);
+  }
   const fast = fastSandboxArgs(argv);
   if (fast) {
     try {
@@ -248,7 +266,7 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
   }
   if (opts.explain) {
     const { explainSandbox } = await import("./sandbox-explain.ts");
-    return explainSandbox(profileOf(opts, cwd));
+    return await explainSandbox(profileOf(opts, cwd));
   }
   if (argv.length === 0) throw new UsageError("toolrt sandbox: no command given (put it after --)");
   // Bad flags are bad usage whether or not this machine has a sandbox: checked first.
@@ -271,7 +289,7 @@ export async function runSandboxCommand(argv: string[], opts: SandboxOptions, cw
   const autorunBefore = snapshotAutorun(profile.workspace);
   let wrapped;
   try {
-    wrapped = await wrapCommand(profile, argv, { cwd, availability });
+    wrapped = await wrapCommand(profile, argv, { cwd, availability, scanner: await watchClient(profile) });
   } catch (error) {
     if (!(error instanceof SandboxRefusedError)) throw error;
     process.stderr.write(`toolrt sandbox: ${error.message}\n`);

@@ -5,17 +5,25 @@
  */
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { planOnDisk } from "../sandbox/linux-plan.ts";
+import { planOnDisk, sandboxStateDir } from "../sandbox/linux-plan.ts";
 import type { SandboxProfile } from "../sandbox/profile.ts";
+import type { Revalidation } from "../sandbox/tree-watch.ts";
+import { WatchClient } from "../sandbox/watch-service.ts";
 import { isInside } from "../tool/paths.ts";
 
 /** Prints the explanation; 0, or 2 when the sandbox would refuse this profile. */
-export function explainSandbox(profile: SandboxProfile): number {
-  const { plan, scan, git } = planOnDisk(profile, join(tmpdir(), "toolrt-sbx-XXXXXX", "tmp"));
+export async function explainSandbox(profile: SandboxProfile): Promise<number> {
+  // Asks the workspace's change watcher as a run would, but starts none.
+  const trees = { roots: profile.writableRoots, denyRead: profile.denyRead };
+  const scanned = await new WatchClient(sandboxStateDir(), trees, { start: false })
+    .scan(trees.roots, trees.denyRead);
+  const { plan, scan, git } = planOnDisk(profile, join(tmpdir(), "toolrt-sbx-XXXXXX", "tmp"), {
+    scan: scanned.scan,
+  });
   const readOnly = plan.mounts.filter((m) => m.op === "ro-bind");
   const out: string[] = [
     `writable: ${profile.writableRoots.join(", ")} and a private temp dir; everything else read-only`,
-    `indexed: ${scan.entries} directories (revalidated by their change times on every run)`,
+    `indexed: ${scan.entries} directories; ${revalidationLine(scanned.revalidation)}`,
     `git directories (their hooks, config, config.worktree and commondir are read-only): ${git.gitDirs.length}`,
     ...git.gitDirs.map((d) =>
       `  ${d}${profile.writableRoots.some((r) => isInside(d, r)) ? "" : " (outside the writable roots)"}`
@@ -30,4 +38,10 @@ export function explainSandbox(profile: SandboxProfile): number {
   for (const r of plan.refusals) out.push(`refused: ${r}`);
   process.stdout.write(`${out.join("\n")}\n`);
   return plan.refusals.length ? 2 : 0;
+}
+
+function revalidationLine(r: Revalidation): string {
+  return r.mode === "events"
+    ? "revalidated by the change watcher: only what changed since the last run is looked at"
+    : `revalidated in full (one lstat per directory, before and after a run): ${r.reason}`;
 }

@@ -1,5 +1,7 @@
 /** Small readers for untrusted hook payloads: nothing here throws on a wrong shape. */
 
+import type { RunsIn } from "./types.ts";
+
 export type Fields = Record<string, unknown>;
 
 export function fieldsOf(value: unknown): Fields | undefined {
@@ -38,4 +40,19 @@ export function pick(fields: Fields, renames: Record<string, string>): Fields {
     if (fields[from] !== undefined) out[to] = fields[from];
   }
   return out;
+}
+
+/** The first of `keys` present, as the directory a shell call runs in; anything but a non-empty string is unreadable. */
+export function runsIn(fields: Fields | undefined, ...keys: string[]): { runsIn?: RunsIn } {
+  const key = keys.find((k) => fields?.[k] !== undefined && fields[k] !== null);
+  if (key === undefined) return {};
+  const value = fields![key];
+  return typeof value === "string" && value !== "" && !value.includes("\0")
+    ? { runsIn: { dir: value } }
+    : { runsIn: { unreadable: `its ${key} is ${kindOf(value)}, not a directory name` } };
+}
+
+function kindOf(value: unknown): string {
+  if (typeof value === "string") return value === "" ? "empty" : "a string with a NUL byte";
+  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
 }

@@ -17,6 +17,7 @@ import { commandPlaces, type ExecutionPlace } from "../exec/processes/sandbox-co
 import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
 import { selfCommand } from "./command.ts";
 import { sandboxedCommand } from "./sandboxed-command.ts";
+import { startOf } from "./start-dir.ts";
 import type { HookEvent, HookInvocation, MappedCall, PostToolEvent, PreToolEvent, Verdict } from "./types.ts";
 import { verdictFor } from "./verdict.ts";
 import { errorMessage } from "../tool/errors.ts";
@@ -60,7 +61,7 @@ export async function runHook(
     return "";
   }
   const sandbox = invocation.sandbox && protocol.replacesInput;
-  const judgedIn = globalsFor(event, globals);
+  const judgedIn = globalsFor(event, globals, projectDirOf(protocol.projectDirVariable, deps.env));
   const { verdict, deciding, policy } = await judge(event, judgedIn, deps, sandbox);
   const { decision: _, ...decided } = deciding ? decisionFields(deciding) : {};
   record(deps, {
@@ -131,12 +132,27 @@ async function judge(
     };
   }
   try {
+    const placed = event.calls.map((call) => startOf(call, globals));
     const [only] = event.calls;
-    if (sandbox && event.calls.length === 1 && only?.tool === "Bash") {
-      return { ...await sandboxedVerdict(only, event, policy, globals, deps), policy };
+    const [onlyIn] = placed;
+    if (sandbox && event.calls.length === 1 && only?.tool === "Bash" && onlyIn && "cwd" in onlyIn) {
+      return { ...await sandboxedVerdict(only, event, policy, onlyIn, deps), policy };
     }
     const decisions: Decision[] = [];
-    for (const call of event.calls) decisions.push(await decideCall(call, policy, globals, deps));
+    for (const [i, call] of event.calls.entries()) {
+      const place = placed[i]!;
+      if ("cwd" in place) {
+        decisions.push(await decideCall(call, policy, place, deps));
+        continue;
+      }
+      // Where it runs is unknown: a denial from anywhere still stands, anything else needs a person.
+      const decision = await decideCall(call, policy, globals, deps);
+      decisions.push(
+        decision.decision === "deny"
+          ? decision
+          : { ...decision, decision: "ask", hardAsk: true, reason: place.unreadable },
+      );
+    }
     const deciding = decisions.find((d) => d.decision === "deny") ??
       decisions.find((d) => d.decision === "ask" && d.hardAsk) ?? decisions.find((d) =>
         d.decision === "ask"
@@ -205,13 +221,23 @@ async function sandboxedVerdict(
   };
 }
 
-/** Hook mode reads Claude Code's permission rules too, and judges the call where the host runs it. */
-function globalsFor(event: PreToolEvent, globals: GlobalOptions): GlobalOptions {
+/**
+ * Hook mode reads Claude Code's permission rules too. The workspace is the root the host names
+ * (Cursor's `workspace_roots`, Claude Code's `CLAUDE_PROJECT_DIR`), else the event's cwd; shell
+ * commands start in the event's cwd.
+ */
+function globalsFor(event: PreToolEvent, globals: GlobalOptions, projectDir?: string): GlobalOptions {
   const cwd = event.cwd?.startsWith("/") ? event.cwd : globals.cwd;
+  const root = [event.root, projectDir].find((dir) => dir?.startsWith("/")) ?? cwd;
   const mode = event.mode && WIDENING_MODES.has(event.mode)
     ? event.mode as GlobalOptions["mode"]
     : globals.mode;
-  return { ...globals, cwd, mode, claudeSettings: true };
+  const { shellDir: _, ...rest } = globals;
+  return { ...rest, cwd: root, ...(root === cwd ? {} : { shellDir: cwd }), mode, claudeSettings: true };
+}
+
+function projectDirOf(variable: string | undefined, env = process.env): string | undefined {
+  return variable === undefined ? undefined : env[variable] || undefined;
 }
 
 function recordPost(deps: HookDeps, event: PostToolEvent, invokedBy: string): void {

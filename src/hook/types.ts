@@ -14,13 +14,20 @@ export interface HookInvocation {
 export interface MappedCall {
   tool: string;
   input: unknown;
+  /** A shell call's own working directory, when the host's tool input names one (Codex's `workdir`). */
+  runsIn?: RunsIn;
 }
+
+/** A directory as the host's tool input gives it (relative to the event's cwd), or why it cannot be read. */
+export type RunsIn = { dir: string } | { unreadable: string };
 
 interface EventBase {
   /** The event name as the host sent it (`PreToolUse`, `BeforeTool`, `beforeShellExecution`...). */
   hostEvent: string;
   /** The host's working directory for the call, when it said. */
   cwd?: string;
+  /** The workspace root, when the host names it apart from `cwd` (Cursor's `workspace_roots`). */
+  root?: string;
   sessionId?: string;
 }
 
@@ -77,6 +84,8 @@ export interface HostProtocol {
    * for the others the shell command stays the host's to prompt for.
    */
   replacesInput: boolean;
+  /** The variable the host sets to the project root when it runs a hook (Claude Code's `CLAUDE_PROJECT_DIR`). */
+  projectDirVariable?: string;
   /** The text for stdout (possibly empty: no opinion). */
   answer(verdict: Verdict, event: PreToolEvent): string;
 }

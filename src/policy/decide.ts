@@ -44,6 +44,10 @@ export interface CommandTarget {
   argv: string[];
   /** Values of the command's assignments (`GIT_SSH_COMMAND='curl x'` names a program). */
   envValues?: string[];
+  /** The literal text fed to its input, when it is not read-only (`ed <<< '!curl x'`). */
+  input?: string;
+  /** Its inline code runs a command it builds while it runs: it may be any program. */
+  runsComputed?: boolean;
   hasUnsafeEnv: boolean;
   noAutoAllow: string[];
   /** The analyzer found this sub-command read-only (its paths are judged apart). */
@@ -340,6 +344,8 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       bareText: stripAssignments(c.ruleText),
       wrappedText: c.argv.join(" "),
       envValues: Object.values(c.env),
+      ...(c.input !== undefined ? { input: c.input } : {}),
+      ...(c.runsComputed ? { runsComputed: true } : {}),
       ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}`, via: c.via } : {}),
       ...(c.open ? { open: c.open } : {}),
       canonicalTexts: npmCommandTexts(stripAssignments(c.ruleText).split(" ")),

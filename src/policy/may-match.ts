@@ -5,6 +5,9 @@
  * match so; `$(echo git) push` or `cat list | xargs git` stays with the person when
  * `Bash(git push:*)` is denied. Pure.
  */
+import { basename, resolve } from "node:path";
+import { expandPattern, resolvePath } from "../tool/paths.ts";
+import { hasPattern } from "../tool/shell-pattern.ts";
 import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import type { CommandTarget } from "./decide.ts";
@@ -30,10 +33,39 @@ export function ruleThatMayMatch(
     if (texts.some((text) => globs.some((glob) => globsMeet(glob, text)))) return rule;
   }
   const unknown = request.paths.filter((p) => p.unresolved !== undefined);
+  const writable = mayWrite(request, commands, policy.state.home);
   return strict.find((rule) =>
     rule.path !== undefined && (!rule.toolFilter || rule.toolFilter(request.tool)) &&
-    unknown.some((p) => rule.path!.family === "read" || p.access === "write")
+    (unknown.some((p) => rule.path!.family === "read" || p.access === "write") ||
+      writable.some((path) => pathRuleMatches(rule, path)))
   );
+}
+
+/**
+ * Files a command that is not read-only may write though no spec says so: the paths it reads
+ * (`perl -pi -e s/a/b/ a.txt`, `patch a.txt`, `vim -c wq a.txt` edit their operands in place) and
+ * names inside its words (`python3 -c 'open("a.txt","w")'`). Edit deny and ask rules, and read
+ * ones (which block writes too), meet them. Paths a spec knows are written are matched as such.
+ */
+function mayWrite(request: DecisionRequest, commands: readonly CommandTarget[], home: string): string[] {
+  const writers = commands.filter((c) => !c.readOnly);
+  if (writers.length === 0) return [];
+  const names = new Set(writers.map((c) => basename(c.argv[0] ?? "")));
+  const read = request.paths.filter((p) => p.access === "read" && names.has(basename(p.command ?? "")));
+  const inner = writers.flatMap((c) => c.argv.slice(1).flatMap(innerWords));
+  // A pattern (`perl -pi -e ... *.txt`) is each file it matches now.
+  const resolved = inner.flatMap((word) => {
+    const one = resolvePath(word, { cwd: request.cwd, home });
+    if (one.unresolved) return [];
+    if (!hasPattern(word)) return [one.path];
+    return (expandPattern(one.raw) ?? []).map((file) => resolve(request.cwd, file));
+  });
+  return [...new Set([...read.flatMap((p) => (p.target ? [p.path, p.target] : [p.path])), ...resolved])];
+}
+
+function pathRuleMatches(rule: CompiledRule, path: string): boolean {
+  const { regex, prefix, except } = rule.path!;
+  return path.startsWith(prefix) && regex.test(path) && !except?.some((e) => e.test(path));
 }
 
 /**
@@ -55,9 +87,14 @@ function openTexts(command: CommandTarget): string[] {
 /**
  * What a command may run that its rule text does not show, for deny and ask rules to meet: any later
  * word may start a command a program runs (`valgrind curl`, `npx curl`, an unknown wrapper); its
- * words without the options (`npm --registry=x publish`); an assignment's value run as a command
- * (`GIT_SSH_COMMAND='curl x'`); a pattern in a word as what it may expand to (`/usr/*\/curl`, `cur?`);
- * a name by its last path part. (npm's abbreviated commands are matched in full by `commandMatches`.)
+ * words without the options (`npm --registry=x publish`); a name by its last path part; a pattern
+ * in a word as what it may expand to (`/usr/*\/curl`, `cur?`). Inside a word, an assignment's value
+ * or the text fed to the command's input, a command may start after any blank or punctuation: editors,
+ * pagers and interpreters run what their options, environment and input say
+ * (`vim -c '!curl x'`, `LESSOPEN='|curl x %s'`, `emacs --eval '(shell-command "curl x")'`,
+ * `sed 's/a/curl x/e'`, `ed <<< '!curl x'`); inline code that builds its command while it runs
+ * (`os.system("cu" + "rl x")`) may run any. (npm's abbreviated commands are matched in full by
+ * `commandMatches`.)
  */
 function hiddenCommandTexts(command: CommandTarget): string[] {
   const words = command.argv.map(asPattern);
@@ -67,11 +104,33 @@ function hiddenCommandTexts(command: CommandTarget): string[] {
     const [name, ...rest] = list;
     texts.push(list.join(" "), [name!.replace(/^.*\//, ""), ...rest].join(" "));
   };
-  for (let i = 0; i < words.length; i++) commandAt(words.slice(i));
+  for (let i = 0; i < words.length; i++) {
+    commandAt(words.slice(i));
+    const inner = innerWords(command.argv[i]!).map(asPattern);
+    for (let k = 0; k < inner.length; k++) commandAt([...inner.slice(k), ...words.slice(i + 1)]);
+  }
   const plain = words.filter((w) => !w.startsWith("-"));
   commandAt(plain);
-  for (const value of command.envValues ?? []) commandAt(value.split(/\s+/).filter(Boolean).map(asPattern));
+  // Code that builds the command it runs may run any: every command rule could match.
+  if (command.runsComputed) texts.push("*");
+  for (const text of [...(command.envValues ?? []), ...(command.input ? [command.input] : [])]) {
+    const inner = innerWords(text).map(asPattern);
+    for (let k = 0; k < inner.length; k++) commandAt(inner.slice(k));
+  }
   return texts;
+}
+
+/** Where a command may start inside a word: after blanks and the punctuation of shells and code. */
+const INNER_BOUNDARY = /[\s|&;()<>!`'"{}=+,:/\\$[\]]+/;
+/** A word that holds more than a name or a path: text some program may read as commands. */
+const HOLDS_CODE = /[\s|&;()<>!`'"{}=+,:\\$]/;
+
+/**
+ * The parts of a word between blanks and punctuation (`'|curl x %s'` is `curl`, `x`, `%s`); a
+ * name or path (`src/*.ts`) is one part.
+ */
+function innerWords(word: string): string[] {
+  return HOLDS_CODE.test(word) ? word.split(INNER_BOUNDARY).filter((w) => w !== "") : [word];
 }
 
 /** A word with the shell's pattern characters as `*` (it may expand to any name they match). */

@@ -19,7 +19,7 @@ import {
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
 import { untrustedRepository } from "./git-repository.ts";
 import { pickingFile } from "./toolchain-file.ts";
-import { toolchainFiles } from "../bash/toolchains.ts";
+import { toolchainFiles, toolchainWhy } from "../bash/toolchains.ts";
 import { MAX_TREE_ENTRIES, walkTree } from "./tree-walk.ts";
 import type { TreeRead } from "../bash/recursion.ts";
 import { hasPattern } from "../tool/shell-pattern.ts";
@@ -28,6 +28,11 @@ export interface CallDescription {
   tool: string;
   input: unknown;
   cwd: string;
+  /**
+   * Where a shell command starts when that is not `cwd`, the workspace root (a hook host's per-call
+   * working directory): its relative words, repositories and toolchain files are found from here.
+   */
+  dir?: string;
   additionalDirs?: string[];
   mode?: PermissionMode;
   agent?: { depth: number; type?: string };
@@ -52,6 +57,7 @@ export function buildRequest(
   const home = call.home ?? homedir();
   const realpath = options.realpath ?? realPathOfNearestExisting;
   const cwd = resolve(call.cwd);
+  const start = call.dir === undefined ? cwd : resolve(cwd, call.dir);
   const additionalDirs = (call.additionalDirs ?? []).map((dir) => resolvePath(dir, { cwd, home }).path);
   // A workspace reached through a symlink is not a symlinked file: targets inside its real path
   // are shown under the path it was given as.
@@ -67,7 +73,7 @@ export function buildRequest(
   const shell = call.tool === "Bash";
   const written = shell ? bashPaths(call.bash) : otherPaths(call, facts, readOnly);
   const paths = written.flatMap(({ glob, tree, ...access }) => {
-    const resolved = resolvePath(access.path, { cwd, home, shell });
+    const resolved = resolvePath(access.path, { cwd: start, home, shell });
     const unresolved = access.unresolved ?? resolved.unresolved;
     if (unresolved) return [{ ...access, path: resolved.path, unresolved }];
     return (glob ? patternFiles(resolved) : [resolved]).flatMap((one): PathAccess[] => {
@@ -88,7 +94,7 @@ export function buildRequest(
   });
   const realRoots = roots.map((r) => r.real);
   const repositories = (call.bash?.repositories ?? []).flatMap((use): PathAccess[] => {
-    const resolved = resolvePath(use.dir, { cwd, home, shell });
+    const resolved = resolvePath(use.dir, { cwd: start, home, shell });
     if (resolved.unresolved) {
       return [{ path: resolved.path, access: "read", command: use.command, unresolved: resolved.unresolved }];
     }
@@ -102,15 +108,19 @@ export function buildRequest(
     });
   });
   const toolchains = (call.bash?.toolchains ?? []).flatMap((use): PathAccess[] => {
-    const resolved = resolvePath(use.dir, { cwd, home, shell });
+    const resolved = resolvePath(use.dir, { cwd: start, home, shell });
     if (resolved.unresolved) return [];
-    const file = pickingFile(realpath(resolved.raw) ?? resolved.path, realRoots, toolchainFiles(use.command));
-    return file === undefined ? [] : [{
-      path: file,
-      access: "read",
-      command: use.command,
-      untrusted: `${use.command} runs the toolchain ${file} picks, which may be any program`,
-    }];
+    // `cd su? && cargo -V`: the directory bash picks is any the pattern matches.
+    const starts = hasPattern(resolved.raw) ? patternFiles(resolved) : [resolved];
+    return starts.flatMap((one): PathAccess[] => {
+      if (one.unresolved) {
+        return [{ path: one.path, access: "read", command: use.command, unresolved: one.unresolved }];
+      }
+      const file = pickingFile(realpath(one.raw) ?? one.path, realRoots, toolchainFiles(use.command));
+      return file === undefined
+        ? []
+        : [{ path: file, access: "read", command: use.command, untrusted: toolchainWhy(use.command, file) }];
+    });
   });
   return {
     tool: call.tool,
@@ -125,8 +135,17 @@ export function buildRequest(
       ? { permission: facts.permission }
       : {}),
     ...(facts.requiresUserInteraction ? { requiresUserInteraction: true } : {}),
-    ...(call.bash ? { bash: placedBash(call.bash, [cwd, ...roots.map((r) => r.real)], home, realpath) } : {}),
+    ...(call.bash ? { bash: placedBash(call.bash, startDirs(start, roots, realpath), home, realpath) } : {}),
   };
+}
+
+/** The directory a command starts in, as written and as resolved; in the workspace, every root's real path too. */
+function startDirs(
+  start: string,
+  roots: { dir: string; real: string }[],
+  realpath: (path: string) => string | undefined,
+): string[] {
+  return start === roots[0]?.dir ? [start, ...roots.map((r) => r.real)] : [start, realpath(start) ?? start];
 }
 
 /**

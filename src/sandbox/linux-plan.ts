@@ -17,7 +17,6 @@ export interface DiskPlan {
   plan: MountPlan;
   scan: ScanResult;
   git: GitLayout;
-  indexes: TreeIndexes;
 }
 
 /** The sandbox's part of the state dir: tree indexes and quarantine, private to the user. */
@@ -37,11 +36,11 @@ export function gitEntries(
 export function planOnDisk(
   profile: SandboxProfile,
   tempDir: string,
-  options: { stateDir?: string; indexes?: TreeIndexes } = {},
+  options: { stateDir?: string; scan?: ScanResult } = {},
 ): DiskPlan {
   const state = sandboxStateDir(options.stateDir);
-  const indexes = options.indexes ?? new TreeIndexes(join(state, "index"));
-  const scan = scanWritableRoots(profile.writableRoots, profile.denyRead, indexes);
+  const scan = options.scan ??
+    scanWritableRoots(profile.writableRoots, profile.denyRead, new TreeIndexes(join(state, "index")));
   timingMark("plan:scan");
   const git = gitLayout(gitEntries(scan, profile.writableRoots), profile.writableRoots);
   timingMark("plan:git");
@@ -50,5 +49,5 @@ export function planOnDisk(
   const whole = options.stateDir ?? defaultStateDir();
   const hidden = profile.writableRoots.some((root) => isInside(root, whole)) ? state : whole;
   const plan = planMounts(profile, { kind: entryKind }, scan, tempDir, { git, stateDir: hidden });
-  return { plan, scan, git, indexes };
+  return { plan, scan, git };
 }

@@ -10,13 +10,23 @@
  *   new objects next to hard-linked ones (`git clone --local`);
  * - directories that could not be read: nothing below them is known, so they are made read-only.
  * Symbolic links are never followed. A refresh costs one lstat per directory, a readdir per changed
- * directory and an lstat per file in those and per known multi-linked file; never a refusal.
+ * directory and an lstat per file in those and per known multi-linked file; never a refusal. With a
+ * change watcher (`tree-watch.ts`) only the directories it saw change are looked at.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { timingMark } from "./timing.ts";
-import { inodeKey, refreshTree, type TreeIndex } from "./tree-index.ts";
+import { inodeKey, type RefreshOptions, refreshTree, type TreeIndex } from "./tree-index.ts";
 import { lstatSync } from "node:fs";
+
+/** Where a scan gets each tree's index as it is now (`TreeIndexes`, or a change watcher). */
+export interface TreeSource {
+  /**
+   * The index of `root` as it is now. Without `linkCounts`, the link counts of known multi-linked
+   * files need not be looked at again (enough to find new `.git` entries after a run).
+   */
+  refresh(root: string, options?: { linkCounts?: boolean }): TreeIndex | null;
+}
 
 export interface ScanResult {
   /** Files in writable roots hard-linked to something outside them. */
@@ -43,23 +53,23 @@ export interface ScanResult {
  * Keeps the trees' indexes: in memory for the life of the object (a run's second look after the
  * command reuses its first), on disk under `dir` when given (private to the user, one file per tree).
  */
-export class TreeIndexes {
+export class TreeIndexes implements TreeSource {
   private readonly memory = new Map<string, TreeIndex | null>();
   constructor(private readonly dir?: string) {
     if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
   /**
-   * The index of `root` as it is now. Without `linkCounts`, the link counts of known multi-linked
-   * files are not looked at again (enough to find new `.git` entries after a run).
+   * The index of `root` as it is now (see `RefreshOptions`). Saved when a directory was read
+   * again, unless `save` is false (a watcher keeps its indexes in memory between full passes).
    */
-  refresh(root: string, options: { linkCounts?: boolean } = {}): TreeIndex | null {
+  refresh(root: string, options: RefreshOptions & { save?: boolean } = {}): TreeIndex | null {
     const previous = this.memory.has(root) ? this.memory.get(root)! : this.load(root);
     timingMark("index:loaded");
-    const { index, reread } = refreshTree(root, previous, options);
-    timingMark(`index:refreshed(${reread} read again)`);
+    const { index, reread, looked } = refreshTree(root, previous, options);
+    timingMark(`index:refreshed(${looked} looked at, ${reread} read again)`);
     this.memory.set(root, index);
-    if (reread > 0 || !previous) this.save(root, index);
+    if ((reread > 0 || !previous) && options.save !== false) this.save(root, index);
     timingMark("index:saved");
     return index;
   }
@@ -133,7 +143,7 @@ function linkedFiles(index: TreeIndex): Linked[] {
 export function scanWritableRoots(
   roots: string[],
   denyRead: string[],
-  indexes: TreeIndexes = new TreeIndexes(),
+  indexes: TreeSource = new TreeIndexes(),
 ): ScanResult {
   const deniedInodes = new Set<string>();
   const unreadable: string[] = [];
@@ -176,7 +186,7 @@ export function scanWritableRoots(
 /** After a run: the `.git` entries of the roots as they are now (link counts are not looked at). */
 export function scanGitEntries(
   roots: string[],
-  indexes: TreeIndexes,
+  indexes: TreeSource,
 ): Pick<ScanResult, "nestedGitDirs" | "gitPointers"> {
   const trees = roots.map((root) => indexes.refresh(root, { linkCounts: false }));
   return gitEntriesOf(trees.filter((t): t is TreeIndex => t !== null));

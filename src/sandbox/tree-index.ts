@@ -13,7 +13,8 @@
  *
  * Not seen without a readdir: a file of an unchanged directory that gets a new hard link from
  * outside (its own change time moves, its directory's does not). The multi-linked files already
- * known are lstat-ed on every refresh; see the README for what this leaves.
+ * known are lstat-ed on every refresh; see the README for what this leaves. A change watcher
+ * (`tree-watch.ts`) passes `trusted` and `watch` to skip what it saw no event for.
  */
 import { lstatSync, readdirSync } from "node:fs";
 
@@ -50,6 +51,19 @@ const CLOCK_TICK_MS = 20;
 
 export const inodeKey = (st: { dev: number; ino: number }) => `${st.dev}:${st.ino}`;
 
+export interface RefreshOptions {
+  /** Look at the link counts of known multi-linked files again (default true). */
+  linkCounts?: boolean;
+  /**
+   * A change watcher's word that a directory (reached through an unchanged parent) and its known
+   * multi-linked files are as recorded: taken without an lstat. Unreadable and racy records are
+   * never taken on trust.
+   */
+  trusted?: (prior: IndexedDir) => boolean;
+  /** Called before a directory or a multi-linked file is looked at, so a watch covers what is read. */
+  watch?: (path: string, kind: "dir" | "file") => void;
+}
+
 /**
  * The index of `root` as it is now, reusing `previous` for every directory whose inode and change
  * time are unchanged. `root` must be a real path. Returns null when `root` is not a directory.
@@ -57,9 +71,9 @@ export const inodeKey = (st: { dev: number; ino: number }) => `${st.dev}:${st.in
 export function refreshTree(
   root: string,
   previous: TreeIndex | null,
-  options: { linkCounts?: boolean } = {},
-): { index: TreeIndex | null; reread: number } {
-  const linkCounts = options.linkCounts ?? true;
+  options: RefreshOptions = {},
+): { index: TreeIndex | null; reread: number; looked: number } {
+  const { linkCounts = true, trusted, watch } = options;
   const old = previous && previous.root === root && previous.version === 1 ? previous.dirs : null;
   // Children by parent, from the parent indexes; paths are looked up only for changed directories.
   const oldChildren: number[][] = old ? old.map(() => []) : [];
@@ -71,27 +85,45 @@ export function refreshTree(
   };
   const dirs: IndexedDir[] = [];
   let reread = 0;
-  const stack: Array<{ path: string; up: number; git: boolean; before?: number }> = [{
+  let looked = 0;
+  // `viaUnchanged`: reached from an unchanged parent record, so the same name still leads here.
+  const stack: Array<{ path: string; up: number; git: boolean; before?: number; viaUnchanged?: boolean }> = [{
     path: root,
     up: -1,
     git: false,
     ...(old?.[0]?.p === root ? { before: 0 } : {}),
   }];
+  const takeOver = (prior: IndexedDir, before: number, up: number, git: boolean) => {
+    // The previous index is not used again: its records are taken over as they are.
+    const index = dirs.length;
+    prior.up = up;
+    dirs.push(prior);
+    for (const child of oldChildren[before]!) {
+      const c = old![child]!;
+      stack.push({
+        path: c.p,
+        up: index,
+        git: git || c.p.endsWith("/.git"),
+        before: child,
+        viaUnchanged: true,
+      });
+    }
+  };
   while (stack.length) {
-    const { path, up, git, before = lookup(path) } = stack.pop()!;
+    const { path, up, git, before = lookup(path), viaUnchanged } = stack.pop()!;
+    const prior = before === undefined ? undefined : old![before]!;
+    if (prior && viaUnchanged && !prior.racy && !prior.unreadable && trusted?.(prior)) {
+      takeOver(prior, before!, up, git);
+      continue;
+    }
+    watch?.(path, "dir");
+    looked++;
     const st = lstatSync(path, { throwIfNoEntry: false });
     if (!st?.isDirectory()) continue; // vanished or replaced meanwhile
     const index = dirs.length;
-    const prior = before === undefined ? undefined : old![before]!;
     if (prior && !prior.racy && !prior.unreadable && prior.ino === st.ino && prior.ctime === st.ctimeMs) {
-      // The previous index is not used again: its records are taken over as they are.
-      prior.up = up;
-      if (prior.linked && linkCounts) prior.linked = relinked(path, prior.linked);
-      dirs.push(prior);
-      for (const child of oldChildren[before!]!) {
-        const c = old![child]!;
-        stack.push({ path: c.p, up: index, git: git || c.p.endsWith("/.git"), before: child });
-      }
+      if (prior.linked && linkCounts) prior.linked = relinked(path, prior.linked, watch);
+      takeOver(prior, before!, up, git);
       continue;
     }
     reread++;
@@ -131,6 +163,10 @@ export function refreshTree(
         let fst;
         try {
           fst = lstatSync(child);
+          if (fst.nlink > 1 && watch) {
+            watch(child, "file");
+            fst = lstatSync(child); // as it is now that the watch sees its link count change
+          }
         } catch {
           continue; // vanished meanwhile
         }
@@ -140,14 +176,19 @@ export function refreshTree(
       if (entry.name === ".git" && !isDir) record.gitPointer = 1;
     }
   }
-  return { index: dirs.length ? { version: 1, root, dirs } : null, reread };
+  return { index: dirs.length ? { version: 1, root, dirs } : null, reread, looked };
 }
 
 /** The known multi-linked files of an unchanged directory, with their link counts as they are now. */
-function relinked(dir: string, linked: Array<[string, string, number]>): Array<[string, string, number]> {
+function relinked(
+  dir: string,
+  linked: Array<[string, string, number]>,
+  watch: RefreshOptions["watch"],
+): Array<[string, string, number]> {
   const now: Array<[string, string, number]> = [];
   for (const [name] of linked) {
     try {
+      watch?.(`${dir}/${name}`, "file");
       const st = lstatSync(`${dir}/${name}`);
       if (st.isFile() && st.nlink > 1) now.push([name, inodeKey(st), st.nlink]);
     } catch {

@@ -20,7 +20,9 @@ import type { SandboxProfile } from "./profile.ts";
 import { quarantineAfterRun, type Quarantined } from "./quarantine.ts";
 import { makeRunDir } from "./run-dir.ts";
 import { sandboxUser, searchableBy, setprivPrefix } from "./run-as.ts";
-import { scanGitEntries, TreeIndexes } from "./scan.ts";
+import { TreeIndexes } from "./scan.ts";
+import type { Revalidation } from "./tree-watch.ts";
+import { FullScanner, type TreeScanner } from "./watch-service.ts";
 import { killGroup, seatbeltCommand } from "./seatbelt.ts";
 import { seccompProgram } from "./seccomp.ts";
 import type { NetworkSession } from "./network.ts";
@@ -57,6 +59,11 @@ export interface WrapOptions {
   askHost?: HostAsker;
   /** toolrt's state dir (default: $TOOLRT_HOME or ~/.local/state/toolrt): indexes and quarantine. */
   stateDir?: string;
+  /**
+   * Where the trees' scans come from (Linux): a change watcher (`watch-service.ts`), or by default
+   * the indexes in the state dir, every directory looked at.
+   */
+  scanner?: TreeScanner;
 }
 
 export interface WrappedCommand {
@@ -68,6 +75,8 @@ export interface WrappedCommand {
   removedEnv: string[];
   /** The Linux mount plan (null on macOS), for explanations and audits. */
   plan: MountPlan | null;
+  /** How the trees were revalidated for the plan (null on macOS). */
+  revalidation: Revalidation | null;
   network: NetworkSession | null;
   /** macOS: the tag of this run's denials in the system log (`seatbelt.ts` reads them); else null. */
   logTag: string | null;
@@ -156,19 +165,20 @@ export async function wrapCommand(
         argv: command.argv,
         extraStdio: [],
         plan: null,
+        revalidation: null,
         processCap: "rlimit",
         logTag: command.tag,
         attach: (spawned) => void (group = spawned.pid),
       };
     }
-    return linuxCommand(profile, argv, options, availability, runDir, tempDir, cleanups, base);
+    return await linuxCommand(profile, argv, options, availability, runDir, tempDir, cleanups, base);
   } catch (error) {
     await cleanup();
     throw error;
   }
 }
 
-function linuxCommand(
+async function linuxCommand(
   profile: SandboxProfile,
   argv: string[],
   options: WrapOptions,
@@ -177,7 +187,7 @@ function linuxCommand(
   tempDir: string,
   cleanups: Array<() => void | Promise<void>>,
   base: Pick<WrappedCommand, "env" | "removedEnv" | "network" | "cleanup" | "quarantined">,
-): WrappedCommand {
+): Promise<WrappedCommand> {
   if (insideBwrap()) {
     throw new SandboxRefusedError([
       "this already runs inside a bwrap sandbox (toolrt's, or another's) and sandboxes do not nest: " +
@@ -185,13 +195,20 @@ function linuxCommand(
     ]);
   }
   const state = sandboxStateDir(options.stateDir);
-  const { plan, git, indexes } = planOnDisk(profile, tempDir, { stateDir: options.stateDir });
+  const scanner: TreeScanner = options.scanner ??
+    new FullScanner(new TreeIndexes(join(state, "index")), "no change watcher was given to this run");
+  const scanned = await scanner.scan(profile.writableRoots, profile.denyRead);
+  timingMark(`wrap:scanned(${scanned.revalidation.mode})`);
+  const { plan, git } = planOnDisk(profile, tempDir, { stateDir: options.stateDir, scan: scanned.scan });
   timingMark("wrap:plan");
   if (plan.refusals.length) throw new SandboxRefusedError(plan.refusals);
-  cleanups.unshift(() => {
+  cleanups.unshift(async () => {
     timingMark("cleanup:start");
-    const after = scanGitEntries(profile.writableRoots, indexes);
+    const after = await scanner.gitEntries(profile.writableRoots, scanned.generation);
     timingMark("cleanup:scan");
+    // The watcher saw no event in the trees during the run: nothing was created at a protected path,
+    // no repository made, no link repointed (each of these is an event).
+    if (after.unchanged) return await scanner.finish?.();
     const entriesAfter = gitEntries(after, profile.writableRoots);
     const moved = quarantineAfterRun({
       roots: profile.writableRoots,
@@ -203,6 +220,7 @@ function linuxCommand(
     });
     base.quarantined.push(...moved);
     timingMark("cleanup:quarantine");
+    await scanner.finish?.(); // a client starts a watcher now, from the index this run left
   });
 
   let cgroup = options.cgroup;
@@ -290,6 +308,7 @@ function linuxCommand(
     ],
     extraStdio,
     plan,
+    revalidation: scanned.revalidation,
     processCap: cgroup ? "cgroup" : "rlimit",
     logTag: null,
     attach: (spawned) => {

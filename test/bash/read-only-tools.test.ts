@@ -11,16 +11,23 @@ describe("developer tools' read-only subcommands", () => {
     "docker ps -a",
     "docker logs web",
     "docker inspect web",
+    "helm version",
+    "gh help",
+    "go env",
+    "go version",
+    // Reads of the service the user's configuration names: what these subcommands are for.
     "kubectl get pods -n prod",
     "kubectl describe deployment api",
     "kubectl logs api-123",
-    "kubectl -n prod get pods", // the spec knows -n takes a value, so get is the subcommand
+    "kubectl -n prod get pods",
+    "kubectl version",
     "helm list",
     "gh pr list",
     "gh issue view 12",
     "gh run view 99",
-    "go env",
-    "go version",
+    "npm view react",
+    "npm search x",
+    "npm ping",
   ];
   for (const command of reads) {
     test(`${command} only reads`, async () => expect(await readOnly(command)).toBe(true));
@@ -41,6 +48,7 @@ describe("developer tools' read-only subcommands", () => {
     "javac -version",
     "npx -V", // not a version flag: npx runs a shell
     "npm audit", // the dependency list goes to the registry
+    "docker --context remote ps", // a daemon elsewhere, named on the line
     "docker logs web > out.txt",
   ];
   for (const command of writes) {

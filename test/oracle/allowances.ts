@@ -128,6 +128,12 @@ export const WRITES: readonly PathAllowance[] = [
     why:
       "git status, diff and describe refresh the index's stat cache (lock, write, rename): no tracked content changes",
   },
+  {
+    id: "tldr-cache",
+    paths: ["~/.cache/tldr", "~/.tldr", "~/.cache/tealdeer", "~/.cache/tldr-node-client"],
+    commands: ["tldr"],
+    why: "a tldr client keeps the pages it fetched in its own cache directory",
+  },
 ];
 
 /** Programs a named command may run as part of what it is: its own parts, not other tools. */
@@ -208,10 +214,16 @@ export const EXECS: readonly ExecAllowance[] = [
   },
 ];
 
-/** Commands whose read-only subcommands exist to query a service: connecting is what they are for. */
+/**
+ * Connections a read-only command may make: its own update check, and the reads of the service the
+ * user's configuration names (spec role `service`: a registry, a cluster, GitHub, tldr's pages).
+ * A host named on the command line (`--registry`, `--server`, `-H`) is role `network` and asks.
+ */
 export interface NetworkAllowance {
   id: string;
   commands: readonly string[];
+  /** Only connections to local sockets (AF_UNIX): a daemon on this machine, never a host. */
+  localOnly?: boolean;
   why: string;
 }
 
@@ -219,7 +231,14 @@ export const NETWORK: readonly NetworkAllowance[] = [
   {
     id: "container-daemon",
     commands: ["docker", "podman"],
-    why: "docker ps/images/inspect ask the local daemon (its socket or DOCKER_HOST from the user's config)",
+    localOnly: true,
+    why:
+      "docker ps/images/inspect ask the daemon on its local socket; a daemon elsewhere (-H, --context, DOCKER_HOST) is a host",
+  },
+  {
+    id: "package-manager-update-check",
+    commands: ["npm", "npx", "pnpm", "yarn", "bun"],
+    why: "npm's own update check (once a week, sending no word of the command)",
   },
   {
     id: "cluster-api",
@@ -229,13 +248,18 @@ export const NETWORK: readonly NetworkAllowance[] = [
   },
   {
     id: "package-registry",
-    commands: ["npm", "npx", "pnpm", "yarn", "bun", "pip", "pip3"],
-    why: "queries of the configured registry (view, search, the tool's own update check); --registry asks",
+    commands: ["npm", "pnpm", "yarn", "bun", "pip", "pip3"],
+    why: "view, search and ping query the registry the user's configuration names; --registry asks",
   },
   {
     id: "github-api",
     commands: ["gh"],
     why: "gh's read-only subcommands ask the GitHub API as the logged-in user",
+  },
+  {
+    id: "tldr-pages",
+    commands: ["tldr"],
+    why: "tldr clients fetch a page missing from their cache from the pages' server, sending its name",
   },
 ];
 

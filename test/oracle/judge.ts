@@ -36,7 +36,8 @@ export function judge(analysis: BashAnalysis, run: RunResult, scratch: Scratch):
     );
   const readsAllowed = forNamed(READS);
   const writesAllowed = forNamed(WRITES);
-  const connects = NETWORK.some((a) => a.commands.some((c) => named.has(c)));
+  const connecting = NETWORK.filter((a) => a.commands.some((c) => named.has(c)));
+  const connects = (family: string) => connecting.some((a) => !a.localOnly || family === "AF_UNIX");
   const inWorkspace = (path: string) =>
     path === scratch.workspace || path.startsWith(`${scratch.workspace}/`);
   // The first program is the `bash -c` the jail runs the command with.
@@ -68,7 +69,7 @@ export function judge(analysis: BashAnalysis, run: RunResult, scratch: Scratch):
         }
         break;
       case "connect":
-        if (connects) break;
+        if (connects(event.family)) break;
         if (event.family === "AF_INET" || event.family === "AF_INET6") add("network", event.address);
         else if (event.family === "AF_UNIX" && !event.address.includes('"/var/run/nscd/socket"')) {
           add("network", event.address);

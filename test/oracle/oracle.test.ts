@@ -104,8 +104,13 @@ describe("each reviewed allowance covers its own paths and no neighbour", () => 
     test(allowance.id, () => {
       const connect =
         '2 connect(3<socket:[1]>, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr("192.0.2.1")}, 16) = -1 ENETUNREACH';
-      for (const command of allowance.commands) expect(judged(command, [connect])).toEqual([]);
+      const local = '2 connect(3<socket:[1]>, {sa_family=AF_UNIX, sun_path="/run/docker.sock"}, 110) = 0';
+      for (const command of allowance.commands) {
+        expect(judged(command, [local])).toEqual([]);
+        expect(judged(command, [connect])).toEqual(allowance.localOnly ? ["network"] : []);
+      }
       expect(judged("head", [connect])).toEqual(["network"]);
+      expect(judged("head", [local])).toEqual(["network"]);
     });
   }
 });

@@ -20,6 +20,12 @@ beforeAll(() => {
   mkdirSync(join(box.cwd, "crate/src"), { recursive: true });
   writeFileSync(join(box.cwd, "crate/rust-toolchain.toml"), '[toolchain]\npath = "/tmp/t"\n');
   mkdirSync(join(box.cwd, "plain"));
+  mkdirSync(join(box.cwd, "web/src"), { recursive: true });
+  writeFileSync(join(box.cwd, "web/.npmrc"), "registry=http://127.0.0.1:18766/\nlogs-dir=/tmp/x\n");
+  mkdirSync(join(box.cwd, "yarnish"));
+  writeFileSync(join(box.cwd, "yarnish/.yarnrc.yml"), "yarnPath: ./evil.cjs\n");
+  mkdirSync(join(box.cwd, "bunny"));
+  writeFileSync(join(box.cwd, "bunny/bunfig.toml"), '[install]\nregistry = "http://127.0.0.1:18766/"\n');
 });
 
 async function decision(command: string): Promise<string> {
@@ -54,4 +60,31 @@ describe("a proxy under a toolchain file asks; elsewhere it stays read-only", ()
   for (const command of ["cargo --version", "cd plain && rustc --version"]) {
     test(command, async () => expect(await decision(command)).toBe("allow"));
   }
+  // Real bash 5.2: `cd su? && cargo -V` entered sub/ and ran the program its rust-toolchain.toml named.
+  for (const command of ["cd cra?e && cargo -V", "cd cr* && rustc --version"]) {
+    test(`${command}: the directory a pattern picks is looked at`, async () => {
+      expect(await decision(command)).toBe("ask");
+    });
+  }
+});
+
+// npm 10 with a workspace .npmrc naming `registry=http://127.0.0.1:18766/` and `logs-dir=/tmp/x`:
+// `npm ls` sent its update check to that listener and wrote its debug log in /tmp/x.
+describe("package managers under a config file in the workspace ask; elsewhere their reads stay read-only", () => {
+  for (const command of ["cd web && npm ls", "cd web/src && npm root", "cd yarnish && yarn --version"]) {
+    test(command, async () => expect(await decision(command)).toBe("ask"));
+  }
+  for (const command of ["npm ls", "cd plain && npm why x"]) {
+    test(command, async () => expect(await decision(command)).toBe("allow"));
+  }
+  // (.npmrc and .yarnrc.yml are also secrets files by default: that rule's ask speaks first there.)
+  test("the reason names the file and what it picks", async () => {
+    const command = "cd bunny && bun --version";
+    const bash = await analyzeBash(command);
+    const d = decide(
+      buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, bash }),
+      box.load().policy,
+    );
+    expect(d.reason).toContain(`${join(box.cwd, "bunny/bunfig.toml")}, which picks the registry it contacts`);
+  });
 });

@@ -169,3 +169,64 @@ describe("trees without secrets or links out stay read-only", () => {
     expect(walkTree(clean, false)!.files.length).toBeGreaterThan(0);
   });
 });
+
+/** The decision for a call that runs in a sandbox confining writes to the workspace, network off. */
+async function checkSandboxed(command: string): Promise<Decision> {
+  const bash = await analyzeBash(command);
+  const request = buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash });
+  const context = { writable: [box.cwd], allowNet: [], asksForHosts: false, denyRead: [] };
+  return decide({ ...request, sandbox: context }, box.load().policy);
+}
+
+// Each printed or copied `config/.env` in real bash 5.2 (GNU tar 1.34, cp 9.1, Info-ZIP 3.0, diff
+// 3.8, findutils 4.9): `tar -cf - . | tar -xOf -`, `find -exec cat {} +`, `cp -r` then `cat`,
+// `zip -r` then `unzip -p`, `diff -rN DIR EMPTY` (which follows links unless --no-dereference).
+describe("archivers, copiers and find -exec read the tree they are given, in the sandbox too", () => {
+  for (
+    const command of [
+      "tar -cf - . | tar -xOf -",
+      "tar cf - config",
+      "tar -czf out.tgz config",
+      "tar --cre -f out.tar config",
+      "cp -r config copy",
+      "cp -a . ../elsewhere",
+      "cp --recur config copy",
+      "zip -r out.zip .",
+      "rsync -a config/ copy",
+      "scp -r config host:x",
+      "find . -type f -exec cat {} +",
+      "find config -exec head {} ;",
+      "diff -rN config src",
+    ]
+  ) {
+    test(command, async () => {
+      for (const d of [await check(command), await checkSandboxed(command)]) {
+        expect(d.decision, `${command}: ${d.reason}`).toBe("ask");
+        expect(d.reason).toMatch(/secrets file/);
+      }
+    });
+  }
+  test("the same walks over a tree with no secrets run in the sandbox", async () => {
+    for (
+      const command of ["tar -czf out.tgz src", "cp -r src copy", "find src -name '*.ts' -exec wc -l {} +"]
+    ) {
+      const d = await checkSandboxed(command);
+      expect(d.decision, `${command}: ${d.reason}`).toBe("allow");
+    }
+    expect((await check("diff -r src src")).decision).toBe("allow");
+  });
+  test("diff -r follows a link out unless told not to", async () => {
+    expect((await check("diff -r linked src")).reason).toMatch(/outside the workspace/);
+    expect((await check("diff -r --no-dereference linked src")).decision).toBe("allow");
+  });
+});
+
+// Real bash 5.2: with a file `-R` beside `config/`, `grep KEY *` printed config/.env's line.
+test("a line that may create files makes a bare pattern's expansion known only when it runs", async () => {
+  for (const command of ["touch ./-R; grep KEY *", "cp src/deep/a.ts ./-r && grep -n KEY *"]) {
+    const d = await checkSandboxed(command);
+    expect(d.decision, `${command}: ${d.reason}`).toBe("ask");
+  }
+  expect((await checkSandboxed("grep KEY *")).decision).toBe("allow");
+  expect((await checkSandboxed('for f in *.md; do mv "$f" docs/; done')).decision).toBe("allow");
+});

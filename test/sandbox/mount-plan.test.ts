@@ -140,6 +140,24 @@ describe("planMounts", () => {
     expect(p.notices.map((n) => n.id)).toContain("link-mounts-collapsed");
     expect(p.notices.find((n) => n.id === "link-mounts-collapsed")!.remedy).toContain("git repack -a -d");
   });
+  test("the same scan planned again with other read-only mounts gets the linked-file mounts those need", () => {
+    // A watcher hands back one scan object while nothing changed; the plan must not reuse what it
+    // derived from it under other mounts.
+    const scan = { ...noScan, linkedOutside: [`${WS}/vendor/x.js`, `${WS}/one`] };
+    const fs = disk({
+      [WS]: "dir",
+      [`${WS}/vendor`]: "dir",
+      [`${WS}/vendor/x.js`]: "file",
+      [`${WS}/one`]: "file",
+    });
+    const first = planMounts(profile(), fs, scan, TMP);
+    expect(find(first.mounts, `${WS}/vendor/x.js`)).toEqual(["ro-bind"]);
+    const covered = planMounts(profile({ denyWrite: [`${WS}/vendor`] }), fs, scan, TMP);
+    expect(find(covered.mounts, `${WS}/vendor`)).toEqual(["ro-bind"]);
+    expect(find(covered.mounts, `${WS}/vendor/x.js`)).toEqual([]); // covered by vendor's own mount
+    expect(find(covered.mounts, `${WS}/one`)).toEqual(["ro-bind"]);
+    expect(find(planMounts(profile(), fs, scan, TMP).mounts, `${WS}/vendor/x.js`)).toEqual(["ro-bind"]);
+  });
   test("a budget's worth of linked files keeps a mount each", () => {
     const files = Array.from({ length: MAX_LINK_MOUNTS }, (_, i) => `${WS}/d${i % 3}/f${i}`);
     expect(collapseLinkMounts(files, [WS])).toEqual({ files, dirs: [] });

@@ -24,8 +24,14 @@ const TEST: CommandSpec = {
   dashDash: false,
   operands: [{ role: "plain", repeat: true, optional: true, check: "test-expression" }],
   tests: {
-    readOnly: ["test -f package.json", "test -v HOME"],
+    readOnly: ["test -f package.json", "test -v HOME", "test -n x", "test a = b"],
     notReadOnly: ["test -v 'a[$(id)]'", "[ -v 'x[`id`]' ]"],
+    paths: {
+      "test -e ~/.ssh/id_rsa": ["read:~/.ssh/id_rsa"],
+      "test -L /etc/x": ["read:/etc/x"],
+      "test a -nt /etc/b": ["read:a", "read:/etc/b"],
+      "test ! -s .env": ["read:.env"],
+    },
   },
 };
 

@@ -6,7 +6,7 @@
  * Subcommands not listed are not read-only.
  */
 import type { CommandSpec, OptionSpec, SpecFamily } from "../spec.ts";
-import { flags, opt, values } from "./build.ts";
+import { effect, flags, opt, values } from "./build.ts";
 
 const ANY = [{ role: "plain", optional: true, repeat: true }] as const;
 const NONE: CommandSpec["operands"] = [];
@@ -19,8 +19,17 @@ const ro = (summary: string, options: OptionSpec[] = [], more: Partial<CommandSp
 });
 
 const CONTAINER_GLOBAL: OptionSpec[] = [
-  opt("--config", { role: "read" }),
-  ...values("-c --context", "-l --log-level"),
+  opt("--config", {
+    role: "program",
+    why:
+      "loads a configuration folder whose CLI plugins it runs and whose contexts may reach a daemon through ssh",
+  }),
+  ...values("-l --log-level"),
+  opt("-c --context", {
+    role: "network",
+    why:
+      "talks to the daemon of a context from the user's configuration, which may be remote (ssh://, tcp://)",
+  }),
   opt("-H --host", { role: "network", why: "sends the query to the daemon at the address it names" }),
   ...flags("-D --debug", "--tls", "--tlsverify"),
   ...values("--tlscacert", "--tlscert", "--tlskey").map((o) => ({ ...o, role: "read" as const })),
@@ -169,6 +178,10 @@ const containers = (name: string): CommandSpec => ({
       `${name} service update api`,
       `${name} container diff a b`,
       `${name} -H tcp://x.example:2375 ps`,
+      `${name} -c remote ps`,
+      `${name} --config ./d ps`,
+      `${name} --config d --help`,
+      `${name} --context=remote ps`,
       `${name} image pull alpine`,
       `${name} search nginx`,
     ],
@@ -225,6 +238,15 @@ const KUBE_OUTPUT = [
   opt("-k --kustomize", { role: "read" }),
 ];
 
+/** Every kubectl query goes to the cluster the kubeconfig names, with its credentials. */
+const CLUSTER: Partial<CommandSpec> = {
+  effect: "service",
+  effectWhy: "queries the cluster API its kubeconfig names, with the user's credentials",
+};
+/** kubectl's and helm's read subcommands, each a query of the cluster. */
+const cluster = (summary: string, options: OptionSpec[] = [], more: Partial<CommandSpec> = {}) =>
+  ro(summary, options, { ...CLUSTER, ...more });
+
 const kubectl: CommandSpec = {
   summary: "kubectl (cobra)",
   long: "exact",
@@ -232,15 +254,15 @@ const kubectl: CommandSpec = {
   persistent: KUBE_GLOBAL,
   options: HELP,
   subcommands: {
-    get: ro("display resources", KUBE_OUTPUT, {
+    get: cluster("display resources", KUBE_OUTPUT, {
       operands: [{ role: "plain", repeat: true, optional: true, check: "kube-resource" }],
     }),
-    describe: ro("describe resources", [
+    describe: cluster("describe resources", [
       ...KUBE_OUTPUT,
       ...flags("--show-events"),
       ...values("--show-events"),
     ]),
-    logs: ro("container logs", [
+    logs: cluster("container logs", [
       ...values("-c --container", "--since", "--since-time", "--tail", "-l --selector", "--max-log-requests"),
       ...values("--pod-running-timeout"),
       ...flags(
@@ -253,20 +275,21 @@ const kubectl: CommandSpec = {
       ),
       ...flags("--all-pods", "--insecure-skip-tls-verify-backend"),
     ]),
-    version: ro("version", [...values("-o --output"), ...flags("--client")], { operands: NONE }),
-    explain: ro("documentation of resources", [
+    // Even with --client, the kubectl of the Google Cloud SDK (a dispatcher) asks the server.
+    version: cluster("version", [...values("-o --output"), ...flags("--client")], { operands: NONE }),
+    explain: cluster("documentation of resources", [
       ...flags("--recursive"),
       ...values("--api-version", "--output"),
     ]),
-    "api-resources": ro("supported resources", [
+    "api-resources": cluster("supported resources", [
       ...values("-o --output", "--sort-by", "--api-group", "--verbs", "--categories"),
       ...flags("--namespaced", "--no-headers", "--cached"),
     ], { operands: NONE }),
-    "api-versions": ro("supported API versions", [], { operands: NONE }),
+    "api-versions": cluster("supported API versions", [], { operands: NONE }),
     "cluster-info": {
-      ...ro("cluster endpoints", [], { operands: NONE }),
+      ...cluster("cluster endpoints", [], { operands: NONE }),
       subcommands: {
-        dump: ro("dump cluster state", [
+        dump: cluster("dump cluster state", [
           ...flags("-A --all-namespaces"),
           ...values("-o --output", "--namespaces", "--pod-running-timeout"),
           opt("--output-directory", { role: "write" }),
@@ -276,13 +299,13 @@ const kubectl: CommandSpec = {
     top: {
       summary: "resource usage",
       subcommands: {
-        node: ro("node usage", [
+        node: cluster("node usage", [
           ...values("-l --selector", "--sort-by"),
           ...flags("--no-headers", "--show-capacity"),
         ], {
           aliases: ["nodes", "no"],
         }),
-        pod: ro("pod usage", [
+        pod: cluster("pod usage", [
           ...values("-l --selector", "--sort-by", "--field-selector"),
           ...flags("-A --all-namespaces", "--containers", "--no-headers", "--sum"),
         ], { aliases: ["pods", "po"] }),
@@ -291,9 +314,18 @@ const kubectl: CommandSpec = {
   },
   tests: {
     readOnly: [
+      "kubectl version --client",
+      "kubectl get --raw /api",
       "kubectl get pods -n prod -o wide",
       "kubectl -n prod get pods",
       "kubectl logs -f api-1 --tail=20",
+      "kubectl describe pod x",
+      "kubectl cluster-info",
+      "kubectl api-resources",
+      "kubectl api-versions",
+      "kubectl explain pods",
+      "kubectl top pod",
+      "kubectl version",
       "kubectl get --raw /healthz",
       "kubectl get --raw /api/v1/namespaces/default/pods",
     ],
@@ -314,9 +346,16 @@ const kubectl: CommandSpec = {
 };
 
 const GH_REPO = values("-R --repo");
+/** Every gh query goes to GitHub's API (or the host its configuration names) as the logged-in user. */
+const GITHUB_API: Partial<CommandSpec> = {
+  effect: "service",
+  effectWhy: "queries GitHub's API (or the host its configuration names) as the logged-in user",
+};
 const ghGroup = (actions: Record<string, OptionSpec[]>): CommandSpec => ({
   summary: "gh command group (only the listed actions read)",
-  subcommands: Object.fromEntries(Object.entries(actions).map(([a, o]) => [a, ro(a, [...o, ...GH_REPO])])),
+  subcommands: Object.fromEntries(
+    Object.entries(actions).map(([a, o]) => [a, ro(a, [...o, ...GH_REPO], GITHUB_API)]),
+  ),
 });
 const GH_LIST = [
   ...values(
@@ -340,12 +379,13 @@ const GH_LIST = [
     "-m --mention",
   ),
   ...values("--milestone"),
-  ...flags("-w --web", "--draft", "-a --all", "--exclude-drafts", "--exclude-pre-releases"),
+  effect("-w --web", "program", "opens the page in a web browser"),
+  ...flags("--draft", "-a --all", "--exclude-drafts", "--exclude-pre-releases"),
 ];
 const GH_VIEW = [
   ...values("--json", "-q --jq", "-t --template", "-j --job", "-a --attempt", "-b --branch", "-r --ref"),
+  effect("-w --web", "program", "opens the page in a web browser"),
   ...flags(
-    "-w --web",
     "-c --comments",
     "--log",
     "--log-failed",
@@ -382,26 +422,26 @@ export const DEV: SpecFamily = {
     permute: false,
     persistent: [...values("-n --namespace", "--kube-context"), ...flags("--debug"), ...HELP],
     subcommands: {
-      list: ro("releases", [
+      list: cluster("releases", [
         ...flags("-a --all", "-A --all-namespaces", "-q --short"),
         ...values("-o --output", "-f --filter"),
       ], {
         aliases: ["ls"],
       }),
-      status: ro("release status", [...values("-o --output", "--revision"), ...flags("--show-desc")]),
-      history: ro("release history", values("-o --output", "--max")),
+      status: cluster("release status", [...values("-o --output", "--revision"), ...flags("--show-desc")]),
+      history: cluster("release history", values("-o --output", "--max")),
       version: ro("version", [...flags("--short"), ...values("--template")], { operands: NONE }),
       get: {
         summary: "release details",
         subcommands: Object.fromEntries(
           ["all", "hooks", "manifest", "metadata", "notes", "values"].map((
             s,
-          ) => [s, ro(s, [...values("--revision", "-o --output"), ...flags("-a --all")])]),
+          ) => [s, cluster(s, [...values("--revision", "-o --output"), ...flags("-a --all")])]),
         ),
       },
     },
     tests: {
-      readOnly: ["helm list -A", "helm get values web"],
+      readOnly: ["helm list -A", "helm get values web", "helm version --short"],
       notReadOnly: ["helm install x y", "helm uninstall web"],
     },
   },
@@ -423,8 +463,8 @@ export const DEV: SpecFamily = {
       help: ro("help"),
     },
     tests: {
-      readOnly: ["gh pr list", "gh issue view 17 -w", "gh run view 1 --log"],
-      notReadOnly: ["gh pr merge 1", "gh api /x"],
+      readOnly: ["gh pr list", "gh run view 1 --log", "gh help", "gh --version"],
+      notReadOnly: ["gh pr merge 1", "gh api /x", "gh issue view 17 -w"],
     },
   },
   terraform: {

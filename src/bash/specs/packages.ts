@@ -66,20 +66,27 @@ const SENDS_DEPENDENCIES: Partial<CommandSpec> = {
   effectWhy: "sends the project's dependency list to the registry",
 };
 
+/** Subcommands that query the registry the configuration names (a project `.npmrc` may name any host). */
+const ASKS_REGISTRY: Partial<CommandSpec> = {
+  effect: "service",
+  effectWhy:
+    "queries the registry its configuration names (a project .npmrc may name any host), sending what it is given",
+};
+
 const JS_READS: Record<string, CommandSpec> = {
   ls: ro("installed packages", [], { aliases: ["list", "ll", "la"] }),
-  view: ro("registry information", [], { aliases: ["info", "show", "v"] }),
+  view: ro("registry information", [], { aliases: ["info", "show", "v"], ...ASKS_REGISTRY }),
   outdated: ro("outdated packages", [], SENDS_DEPENDENCIES),
   root: ro("node_modules folder", [], { operands: NONE }),
   prefix: ro("prefix folder", [], { operands: NONE }),
   why: ro("why a package is installed", [], { aliases: ["explain"] }),
   audit: ro("vulnerability report", [], SENDS_DEPENDENCIES),
-  search: ro("search the registry", [], { aliases: ["s", "se", "find"] }),
+  search: ro("search the registry", [], { aliases: ["s", "se", "find"], ...ASKS_REGISTRY }),
   help: ro("help", [], {
     operands: [{ role: "unchecked", optional: true, why: "shows the page by running man" }],
   }),
-  whoami: ro("logged-in user", [], { operands: NONE }),
-  ping: ro("ping the registry", [], { operands: NONE }),
+  whoami: ro("logged-in user", [], { operands: NONE, ...ASKS_REGISTRY }),
+  ping: ro("ping the registry", [], { operands: NONE, ...ASKS_REGISTRY }),
   doctor: ro("environment checks", [], {
     effect: "write",
     effectWhy: "verifies npm's cache, rewriting its index, and runs git and node to check them",
@@ -100,7 +107,18 @@ const js = (summary: string): CommandSpec => ({
   options: flags("-v --version"),
   subcommands: JS_READS,
   tests: {
-    readOnly: [],
+    readOnly: [
+      "npm view react",
+      "npm info react version",
+      "npm v react",
+      "npm search x",
+      "npm ping",
+      "npm whoami",
+      "npm ls",
+      "npm why react",
+      "npm config get registry",
+      "npm pkg get name",
+    ],
     notReadOnly: [
       "npm install left-pad",
       "npm audit fix",

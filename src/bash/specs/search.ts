@@ -166,7 +166,8 @@ function findSpec(): CommandSpec {
           "-wholename -xtype -maxdepth -mindepth -regextype -printf",
         { arg: "required" },
       ),
-      ...whole("-anewer -cnewer -newer -samefile -files0-from", { arg: "required", role: "read" }),
+      ...whole("-anewer -cnewer -newer -samefile", { arg: "required", role: "read" }),
+      ...whole("-files0-from", { arg: "required", role: "read", listsFiles: true }),
       ...newerXY.map((name): OptionSpec => ({
         names: [name],
         arg: "required",

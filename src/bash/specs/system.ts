@@ -203,7 +203,8 @@ export const SYSTEM: SpecFamily = {
     summary: "print the date (an operand without + would set the clock)",
     options: [
       ...flags("--debug", "--resolution", "-R --rfc-email", "-u --utc --universal"),
-      ...values("-d --date", "--rfc-3339"),
+      opt("-d --date", { role: "plain", check: "date-string" }),
+      ...values("--rfc-3339"),
       ...optionals("-I --iso-8601"),
       opt("-f --file", { role: "read" }),
       opt("-r --reference", { role: "read" }),
@@ -213,7 +214,13 @@ export const SYSTEM: SpecFamily = {
     operands: [{ role: "plain", optional: true, pattern: "^\\+" }],
     tests: {
       readOnly: ["date", "date +%Y-%m-%d", "date -u -d @0"],
-      notReadOnly: ["date -s now", "date --s=now", "date 010100002030"],
+      notReadOnly: [
+        "date -s now",
+        "date --s=now",
+        "date 010100002030",
+        `date -d 'TZ="/home/u/.aws/credentials" now'`,
+        `date --date='TZ="x" 2020-01-01'`,
+      ],
     },
   },
   seq: {
@@ -308,13 +315,20 @@ export const SYSTEM: SpecFamily = {
     summary: "simplified manual pages (several clients: only the options they share, exact)",
     long: "exact",
     options: [
-      ...flags("-l --list", "-v --version", "-h --help", "-1 --single-column", "-r --raw"),
+      ...flags("-l --list", "-1 --single-column", "-r --raw"),
+      ...flags("-v --version", "-h --help").map((o) => ({ ...o, readMode: true })),
       ...values("-p --platform", "-L --language"),
       effect("-u --update", "write", "downloads pages into its cache"),
       effect("-c --clear-cache", "write", "deletes its cache"),
     ],
     operands: NAMES,
-    tests: { readOnly: ["tldr tar", "tldr -p linux ls"], notReadOnly: ["tldr --update", "tldr -u"] },
+    effect: "service",
+    effectWhy:
+      "the Python and Node clients fetch a page missing from their cache from the pages' server, sending its name",
+    tests: {
+      readOnly: ["tldr --version", "tldr tar", "tldr -p linux ls"],
+      notReadOnly: ["tldr --update", "tldr -u"],
+    },
   },
   which: {
     summary: "locate a command on PATH (debianutils)",

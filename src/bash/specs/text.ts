@@ -5,7 +5,11 @@
 import type { SpecFamily } from "../spec.ts";
 import { effect, flags, HELP_VERSION, opt, optionals, values } from "./build.ts";
 
-const FILES0 = opt("--files0-from", { role: "read", why: "reads the list of files to process" });
+const FILES0 = opt("--files0-from", {
+  role: "read",
+  listsFiles: true,
+  why: "reads the list of files to process",
+});
 const CHECKSUM = {
   summary: "print or check a message digest",
   options: [
@@ -66,7 +70,10 @@ export const TEXT: SpecFamily = {
     tests: {
       readOnly: ["wc -l a b"],
       notReadOnly: [],
-      paths: { "wc --files0=/etc/list": ["read:/etc/list"] },
+      paths: {
+        "wc --files0=/etc/list": ["read:/etc/list", "read:(the files /etc/list names)"],
+        "wc -c --files0-from=-": ["read:(the files its input names)"],
+      },
     },
   },
   cut: {

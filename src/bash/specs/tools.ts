@@ -148,6 +148,7 @@ export const TOOLS: SpecFamily = {
     long: "none",
     effect: "write",
     effectWhy: "extracts files",
+    extracts: true,
     options: [
       ...flags("-l", "-v", "-t", "-z", "-Z", "-p", "-c").map((o) => ({ ...o, readMode: true })),
       ...flags(
@@ -217,10 +218,10 @@ function tarSpec(): CommandSpec {
         changes: { "-f": "write", members: "read" },
       },
       { names: ["--delete"], role: "write", changes: { "-f": "write" } },
-      { names: ["-x", "--extract", "--get"], role: "write", changes: { "-C": "write" } },
+      { names: ["-x", "--extract", "--get"], role: "write", changes: { "-C": "write" }, extracts: true },
       opt("-f --file", { role: "read", check: "tar-archive" }),
       opt("-C --directory", { role: "read" }),
-      opt("-T --files-from", { role: "read" }),
+      opt("-T --files-from", { role: "read", listsFiles: true }),
       opt("-X --exclude-from", { role: "read" }),
       opt("--add-file", { role: "read" }),
       opt("--group-map", { role: "read" }),

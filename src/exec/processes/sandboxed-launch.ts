@@ -1,8 +1,9 @@
 /**
  * The `LaunchWrapper` that runs the process tools' commands in the sandbox: one profile for the
  * whole session (built once from the policy's `sandbox` settings and the workspace), one cgroup for
- * all of its commands (made at the first one, removed by `close()`), a fresh wrap per command
- * (`wrapCommand`: temp dir, index refresh, pinned mounts, proxy, quarantine after), the mode per command from
+ * all of its commands (made at the first one, removed by `close()`), one change watcher (`tree-watch.ts`:
+ * each command looks only at the directories that changed since the last), a fresh wrap per command
+ * (`wrapCommand`: temp dir, scan, pinned mounts, proxy, quarantine after), the mode per command from
  * `sandboxModeFor`, and an explanation when a command fails because of the sandbox.
  *
  * The shared cgroup makes the process and memory caps apply to the session's sandboxed commands
@@ -17,6 +18,9 @@ import { type Cgroup, createCgroup } from "../../sandbox/limits.ts";
 import { homedir } from "node:os";
 import { timingMark } from "../../sandbox/timing.ts";
 import { describeQuarantined } from "../../sandbox/quarantine.ts";
+import { sandboxStateDir } from "../../sandbox/linux-plan.ts";
+import { TreeWatch } from "../../sandbox/tree-watch.ts";
+import { InProcessScanner } from "../../sandbox/watch-service.ts";
 import { SandboxRefusedError, wrapCommand } from "../../sandbox/wrap.ts";
 import type { LaunchRequest, LaunchWrapper, WrappedLaunch } from "./launch.ts";
 import { type ExecutionPlace, executionPlace } from "./sandbox-context.ts";
@@ -24,6 +28,9 @@ import { type SandboxAsker, SandboxExceptions } from "./sandbox-exceptions.ts";
 import { sandboxModeFor } from "./sandbox-mode.ts";
 
 /** A command that ran outside the sandbox, for the audit log. */
+/** How often the session's change watcher reads its queue between commands (fewer overflows). */
+const WATCH_DRAIN_MS = 500;
+
 export interface UnsandboxedRun {
   command: string;
   cwd: string;
@@ -93,6 +100,8 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
     ...(options.grantsDir ? { stateDir: options.grantsDir } : {}),
   });
   let cgroup: Cgroup | null | undefined;
+  // The session's change watcher: made at the first sandboxed command, closed with the session.
+  let watch: TreeWatch | undefined;
   let closed = false;
   const stateDir = options.stateDir ?? options.grantsDir;
   const wrap: LaunchWrapper = async (launch, request): Promise<WrappedLaunch> => {
@@ -110,6 +119,9 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
     if (availability.available && availability.kind === "bwrap" && cgroup === undefined) {
       cgroup = createCgroup(profile.limits);
     }
+    if (availability.available && availability.kind === "bwrap") {
+      watch ??= new TreeWatch(sandboxStateDir(stateDir), { drainEveryMs: WATCH_DRAIN_MS });
+    }
     const askHost = exceptions.hostAsker(request.command);
     const autorunBefore = snapshotAutorun(profile.workspace);
     let wrapped;
@@ -121,6 +133,7 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
         ...(cgroup === undefined ? {} : { cgroup }),
         ...(askHost ? { askHost } : {}),
         ...(stateDir ? { stateDir } : {}),
+        ...(watch ? { scanner: new InProcessScanner(watch) } : {}),
       });
     } catch (error) {
       if (!(error instanceof SandboxRefusedError)) throw error;
@@ -182,6 +195,7 @@ export function sandboxedLaunch(options: SandboxedLaunchOptions): SandboxedLaunc
       }),
     close: async () => {
       closed = true;
+      watch?.close();
       await cgroup?.remove();
     },
   });

@@ -10,6 +10,8 @@ export const claudeCode: HostProtocol = {
   name: "claude-code",
   read: readClaudeShaped,
   replacesInput: true,
+  // The payload's cwd is the shell's, which `cd` moves; the project root comes in the environment.
+  projectDirVariable: "CLAUDE_PROJECT_DIR",
   answer: answerClaudeShaped,
 };
 

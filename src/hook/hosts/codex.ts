@@ -6,7 +6,7 @@
  */
 import { patchedFiles } from "../apply-patch.ts";
 import { claudeCalls, isMcpTool } from "../claude-tools.ts";
-import { fieldsOf, text } from "../payload.ts";
+import { fieldsOf, runsIn, text } from "../payload.ts";
 import { commandText } from "../shell-command.ts";
 import type { HostProtocol, MappedCall } from "../types.ts";
 import { answerClaudeShaped, readClaudeShaped } from "./claude-code.ts";
@@ -32,7 +32,11 @@ function codexCalls(tool: string, input: unknown): MappedCall[] {
   const fields = fieldsOf(input);
   if (SHELL_TOOLS.has(tool)) {
     const command = commandText(fields?.command ?? fields?.cmd);
-    return command === undefined ? [] : [{ tool: "Bash", input: { command } }];
+    // The model may pick the directory (`workdir`; `local_shell`: `working_directory`), relative to the
+    // session's cwd: the command runs there.
+    return command === undefined
+      ? []
+      : [{ tool: "Bash", input: { command }, ...runsIn(fields, "workdir", "working_directory") }];
   }
   if (tool === "apply_patch") {
     const patch = text(fields, "command", "input", "patch");

@@ -6,6 +6,7 @@
 import { fieldsOf, objectField, text } from "../payload.ts";
 import type { HookEvent, HostProtocol, MappedCall, PreToolEvent, Verdict } from "../types.ts";
 import { optional } from "./claude-code.ts";
+import { isInside } from "../../tool/paths.ts";
 
 /** Cursor does not name the MCP server in the payload: its tools are judged as this server's. */
 const CURSOR_MCP_SERVER = "cursor";
@@ -50,11 +51,15 @@ function readCursor(payload: unknown): HookEvent {
   const fields = fieldsOf(payload);
   const hostEvent = text(fields, "hook_event_name") ?? "";
   if (!fields) return { kind: "ignored", hostEvent, why: "the payload is not a JSON object" };
-  const roots = Array.isArray(fields.workspace_roots) ? fields.workspace_roots : [];
-  const cwd = text(fields, "cwd") ?? (typeof roots[0] === "string" ? roots[0] : undefined);
+  const roots = Array.isArray(fields.workspace_roots)
+    ? fields.workspace_roots.filter((r): r is string => typeof r === "string" && r.startsWith("/"))
+    : [];
+  // `cwd` is the shell's, which a `cd` earlier in the session moves: the workspace is a root.
+  const cwd = text(fields, "cwd") ?? roots[0];
   const base = {
     hostEvent,
     ...optional("cwd", cwd),
+    ...optional("root", rootOf(roots, cwd)),
     ...optional("sessionId", text(fields, "conversation_id")),
   };
   const pre = PRE[hostEvent];
@@ -62,6 +67,12 @@ function readCursor(payload: unknown): HookEvent {
   const post = POST[hostEvent];
   if (post) return { ...base, kind: "post", hostTool: hostEvent, calls: post(fields), outcome: "ok" };
   return { ...base, kind: "ignored", why: `toolrt does not act on ${hostEvent || "an unnamed event"}` };
+}
+
+/** The workspace root holding `cwd` (the deepest when roots nest), else the first. */
+function rootOf(roots: string[], cwd: string | undefined): string | undefined {
+  const holding = roots.filter((r) => cwd !== undefined && isInside(cwd, r));
+  return holding.sort((a, b) => b.length - a.length)[0] ?? roots[0];
 }
 
 function answerCursor(verdict: Verdict, event: PreToolEvent): string {

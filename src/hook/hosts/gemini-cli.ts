@@ -3,7 +3,7 @@
  * names. The answer is top-level `decision` (allow | deny | ask) with `reason`; `{}` is no opinion.
  */
 import { isMcpTool } from "../claude-tools.ts";
-import { type Fields, fieldsOf, pick, text } from "../payload.ts";
+import { type Fields, fieldsOf, pick, runsIn, text } from "../payload.ts";
 import type { HookEvent, HostProtocol, MappedCall, Verdict } from "../types.ts";
 import { optional, warningMessage } from "./claude-code.ts";
 
@@ -28,7 +28,13 @@ export const geminiCli: HostProtocol = {
 
 /** gemini-cli tool → toolrt tool, with the input fields renamed to toolrt's. */
 const TOOLS: Record<string, (input: Fields) => MappedCall | undefined> = {
-  run_shell_command: (i) => withText(i, "command", (command) => ({ tool: "Bash", input: { command } })),
+  // The model may pick the directory (`dir_path`, earlier `directory`; relative to the project root).
+  run_shell_command: (i) =>
+    withText(i, "command", (command) => ({
+      tool: "Bash",
+      input: { command },
+      ...runsIn(i, "dir_path", "directory"),
+    })),
   write_file: (i) => ({ tool: "Write", input: pick(i, { file_path: "file_path", content: "content" }) }),
   replace: (i) => ({
     tool: "Edit",

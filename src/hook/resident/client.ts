@@ -4,6 +4,7 @@
  * process `process.stdout` and `node:net` cost several milliseconds to initialise, `node:fs` about one.
  */
 import { HELPER_ARGV } from "../args.ts";
+import { peerIsUid } from "./peer.ts";
 import { decodeReply, encodeLine, type HelperRequest, startMarker } from "./socket.ts";
 
 /** The helper's answer, or whether to start one (none listens, or the one there stopped answering). */
@@ -15,11 +16,7 @@ const REPLY_TIMEOUT_MS = 1_000;
 const START_BACKOFF_MS = 60_000;
 
 /**
- * Asks the helper at `socket`. It is used only in a directory this user owns that nobody else may
- * write (so no one else can put or swap a socket there), and only if it is a socket this user owns
- * that nobody else may open. Any error, timeout or malformed reply is no answer, and the caller
- * decides in its own process. A helper that does not answer in time loses its socket: it leaves at
- * its next look, and the next call starts another.
+ * Asks the helper at `socket` (see `askResident`); a malformed reply is no answer.
  */
 export async function askHelper(
   socket: string,
@@ -27,18 +24,37 @@ export async function askHelper(
   uid: number,
   timeoutMs = REPLY_TIMEOUT_MS,
 ): Promise<HelperOutcome> {
+  const outcome = await askResident(socket, encodeLine(request), uid, timeoutMs);
+  return "reply" in outcome ? decodeReply(outcome.reply) ?? { start: false } : outcome;
+}
+
+/**
+ * Sends one request line to the resident process at `socket` and returns its reply line. It is
+ * used only in a directory this user owns that nobody else may write (so no one else can put or
+ * swap a socket there), only if it is a socket this user owns that nobody else may open, and only
+ * if the process that accepted runs as this user (`peer.ts`). Any
+ * error or timeout is no answer (`start`: whether starting one could help). One that does not
+ * answer in time loses its socket: it leaves at its next look, and the next call starts another.
+ */
+export async function askResident(
+  socket: string,
+  line: string,
+  uid: number,
+  timeoutMs: number,
+): Promise<{ reply: string } | { start: boolean }> {
   const dir = await statOf(socket.slice(0, socket.lastIndexOf("/")));
   if (!dir) return { start: true };
   if (!dir.isDirectory() || dir.uid !== uid || (dir.mode & 0o022) !== 0) return { start: false };
   const stat = await statOf(socket);
   if (!stat) return { start: true };
   if (!stat.isSocket() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return { start: false };
-  const outcome = await new Promise<HelperOutcome | "timeout">((resolve) => {
-    let received = "";
+  type Outcome = { reply: string } | { start: boolean };
+  const outcome = await new Promise<Outcome | "timeout">((resolve) => {
+    const chunks: string[] = [];
     let done = false;
     let connection: { terminate(): void } | undefined;
     // Whatever ends the exchange closes the connection: an open one would keep this process alive.
-    const finish = (outcome: HelperOutcome | "timeout") => {
+    const finish = (outcome: Outcome | "timeout") => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -52,12 +68,17 @@ export async function askHelper(
         open: (opened) => {
           connection = opened;
           if (done) opened.terminate();
-          else opened.write(encodeLine(request));
+          // Bun's socket carries its descriptor; the process there must be this user's.
+          else if (!peerIsUid((opened as { fd?: unknown }).fd, uid)) finish({ start: false });
+          else opened.write(line);
         },
         data: (_, chunk) => {
-          received += chunk.toString("utf8");
-          const end = received.indexOf("\n");
-          if (end >= 0) finish(decodeReply(received.slice(0, end)) ?? { start: false });
+          const text = chunk.toString("utf8");
+          chunks.push(text);
+          if (text.includes("\n")) {
+            const received = chunks.join("");
+            finish({ reply: received.slice(0, received.indexOf("\n")) });
+          }
         },
         close: () => finish({ start: false }),
         error: () => finish({ start: false }),
@@ -74,17 +95,26 @@ export async function askHelper(
  * environment — unless one was started less than a minute ago (the helper removes the marker
  * once it listens). True when it started one.
  */
-export async function startHelper(socket: string): Promise<boolean> {
+export function startHelper(socket: string): Promise<boolean> {
+  return startResident(socket, [process.execPath, ...HELPER_ARGV]);
+}
+
+/** Starts `argv` as the resident process of `socket` (see `startHelper`); true when it started one. */
+export async function startResident(
+  socket: string,
+  argv: string[],
+  backoffMs = START_BACKOFF_MS,
+): Promise<boolean> {
   const { closeSync, mkdirSync, openSync, statSync, utimesSync } = await import("node:fs");
   mkdirSync(socket.slice(0, socket.lastIndexOf("/")), { recursive: true, mode: 0o700 });
   const marker = startMarker(socket);
   try {
     closeSync(openSync(marker, "wx", 0o600));
   } catch {
-    if (Date.now() - statSync(marker).mtimeMs < START_BACKOFF_MS) return false;
+    if (Date.now() - statSync(marker).mtimeMs < backoffMs) return false;
     utimesSync(marker, new Date(), new Date());
   }
-  Bun.spawn([process.execPath, ...HELPER_ARGV], {
+  Bun.spawn(argv, {
     cwd: "/",
     stdio: ["ignore", "ignore", "ignore"],
     detached: true,

@@ -8,6 +8,7 @@
 import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
+import { peerIsUid } from "./peer.ts";
 import { decodeRequest, encodeLine, type HelperRequest, startMarker } from "./socket.ts";
 
 export interface HelperOptions {
@@ -21,7 +22,39 @@ export interface HelperOptions {
 }
 
 /** Serves until idle or displaced; resolves when the helper has stopped (or another one already runs). */
-export async function serveHelper(options: HelperOptions): Promise<void> {
+export function serveHelper(options: HelperOptions): Promise<void> {
+  return serveResident({
+    ...options,
+    // A request of another build (or none) is left unanswered.
+    handle: async (line) => {
+      const request = decodeRequest(line);
+      if (request?.build !== options.build) return undefined;
+      return encodeLine({ answer: await options.answer(request) });
+    },
+  });
+}
+
+export interface ResidentOptions {
+  socket: string;
+  /** One request line in, one reply (with its newline) out; undefined closes the connection unanswered. */
+  handle: (line: string) => Promise<string | undefined>;
+  /** Leave after this long without a call. */
+  idleMs: number;
+  /** How often to look at the idle time and the socket. */
+  checkMs: number;
+  /** Looked at with the idle time: false makes the process leave at once (what it served is gone). */
+  stillNeeded?: () => boolean;
+  /** Called once listening, before the first request is taken. */
+  onListening?: () => void;
+}
+
+/**
+ * A resident process's server: one request line per connection on a unix socket that only this
+ * user can open, in a directory only this user can write. Serves until idle, no longer needed or
+ * displaced (its socket removed or replaced by another's); resolves when it has stopped, or at once
+ * when another one already answers there.
+ */
+export async function serveResident(options: ResidentOptions): Promise<void> {
   mkdirSync(dirname(options.socket), { recursive: true, mode: 0o700 });
   if (await listening(options.socket)) return;
   let busy = 0;
@@ -33,10 +66,14 @@ export async function serveHelper(options: HelperOptions): Promise<void> {
       busy--;
       lastCall = Date.now();
     });
-    serveConnection(connection, options);
+    // Only this user's processes are answered (the socket's modes say so too; this asks the kernel).
+    const fd = (connection as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+    if (peerIsUid(fd, process.getuid?.() ?? -1)) serveConnection(connection, options.handle);
+    else connection.destroy();
   });
   const inode = await bind(server, options.socket);
   rmSync(startMarker(options.socket), { force: true });
+  options.onListening?.();
   const ours = () => {
     try {
       return lstatSync(options.socket).ino === inode;
@@ -47,7 +84,8 @@ export async function serveHelper(options: HelperOptions): Promise<void> {
   await new Promise<void>((resolve) => {
     const check = setInterval(() => {
       const displaced = !ours();
-      if (!displaced && (busy > 0 || Date.now() - lastCall < options.idleMs)) return;
+      const needed = options.stillNeeded?.() ?? true;
+      if (!displaced && needed && (busy > 0 || Date.now() - lastCall < options.idleMs)) return;
       clearInterval(check);
       if (!displaced) rmSync(options.socket, { force: true });
       server.close(() => resolve());
@@ -73,8 +111,8 @@ async function bind(server: Server, socket: string): Promise<number> {
   return lstatSync(socket).ino;
 }
 
-/** One request line in, one reply line out; anything unexpected closes the connection unanswered. */
-function serveConnection(connection: Socket, options: HelperOptions): void {
+/** One request line in, one reply out; anything unexpected closes the connection unanswered. */
+function serveConnection(connection: Socket, handle: ResidentOptions["handle"]): void {
   let received = "";
   let taken = false;
   connection.setEncoding("utf8");
@@ -85,13 +123,8 @@ function serveConnection(connection: Socket, options: HelperOptions): void {
     const end = received.indexOf("\n");
     if (end < 0) return;
     taken = true;
-    const request = decodeRequest(received.slice(0, end));
-    if (request?.build !== options.build) {
-      connection.destroy();
-      return;
-    }
-    options.answer(request).then(
-      (answer) => connection.end(encodeLine({ answer })),
+    handle(received.slice(0, end)).then(
+      (reply) => reply === undefined ? connection.destroy() : connection.end(reply),
       () => connection.destroy(),
     );
   });

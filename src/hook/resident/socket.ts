@@ -23,6 +23,7 @@ export const DECISION_ENV = [
   "CLAUDE_CONFIG_DIR",
   "TOOLRT_MANAGED_POLICY",
   "TOOLRT_HOME",
+  "CLAUDE_PROJECT_DIR",
 ] as const;
 
 /** Telemetry's variables (OTEL_*, TOOLRT_ENABLE_TELEMETRY): a helper exports where its callers would. */
