@@ -195,7 +195,9 @@ export function judge(words: Word[]): Verdict {
   const runs = args.find((a) => RUNS_PROGRAM[name]?.some((option) => option.test(a)));
   if (runs) runsUnseen(verdict, `${name} ${runs.split("=")[0]} runs another program`);
   if (EDITORS.has(name) && args.some((a) => /^(?:\+|-c$|--cmd$|-[a-zA-Z]*[sS]$|-u$)/.test(a))) {
-    runsUnseen(verdict, `${name} +cmd / -c runs editor commands, which can run shell commands`);
+    const why = `${name} +cmd / -c runs editor commands, which can run shell commands`;
+    if (editorCommandsInert(args)) verdict.noAutoAllow.push(why);
+    else runsUnseen(verdict, why);
   }
   if (PACKAGE_RUNNERS.has(name)) {
     verdict.noAutoAllow.push(`${name} runs a package that may be downloaded first`);
@@ -299,6 +301,23 @@ const SPECIFIC: Record<string, Specific> = {
 function sshOptions(args: string[], v: Verdict): void {
   const why = sshRunsProgram(v.ruleWords[0] ?? "", args);
   if (why) runsUnseen(v, why);
+}
+
+/**
+ * Editor commands on the command line that run nothing: every `-c`/`--cmd`/`+` value is one of a
+ * few inert forms (`set nu`, `%s/a/b/` without a `\=` expression, `wq`, a line number), and no
+ * script file (`-s`, `-S`) or vimrc (`-u`) is given.
+ */
+function editorCommandsInert(args: readonly string[]): boolean {
+  const inert =
+    /^(?:set?\s+[\w=:,.+-]+(?:\s+[\w=:,.+-]+)*|%?s([/#|])(?:(?!\\=)[^!])*|\d+|w|wq!?|x|q!?|qa!?|wqa!?)$/;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (/^-(?![eE]s$)[a-zA-Z]*[sS]$|^-u$/.test(a)) return false;
+    const value = a === "-c" || a === "--cmd" ? args[++i] : a.startsWith("+") ? a.slice(1) : undefined;
+    if (value !== undefined && value !== "" && !inert.test(value.trim())) return false;
+  }
+  return true;
 }
 
 /** A program or code it runs that no reading of its words shows: no rule can see it. */

@@ -536,6 +536,8 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       v.reasons.push(`${what} ${why ?? "runs another program"}`);
       v.noAutoAllow.push(`${label} ${use.label} ${why ?? "runs another program"}`);
       const shell = use.option?.shell;
+      // A flag runs a program the tool picks (a browser, gpg) or words the analysis unwraps (find -exec).
+      if (use.flag) return;
       if (shell === undefined) v.unseen.push(`${what} ${why ?? "runs another program"}`);
       else if (shell === true) v.commandLines.push({ text: use.text, via: `${label} ${use.label}` });
       else if (use.text.startsWith(shell)) {
