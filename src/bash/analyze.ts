@@ -33,6 +33,9 @@ import { judge, programFromStdin } from "./rules.ts";
 import { hasUnknownPart, opaqueParts, openTexts } from "./runtime-words.ts";
 import { conservativeSplit, plainWords } from "./tokenize.ts";
 import { resolveGit } from "./git.ts";
+import { gitLineRisks, gitRuns } from "./git-runs.ts";
+import { historyRead } from "./git-history.ts";
+import { GIT_COMMANDS } from "./specs/git-commands.ts";
 import { optionsOf, type TreeRead, treeRead } from "./recursion.ts";
 import { TOOLCHAIN_PROGRAMS } from "./toolchains.ts";
 import type { Where } from "./targets.ts";
@@ -44,11 +47,12 @@ import type {
   Redirect,
   RepositoryUse,
   SimpleCommand,
+  WorkLossIfExists,
 } from "./types.ts";
 import { quoteViews } from "./views.ts";
 import { unknownVariable, walkedThrough, walkTree } from "./walker.ts";
 import { destructiveWarnings } from "./warnings.ts";
-import { workLossOf } from "./work-loss.ts";
+import { workLossIfPath, workLossOf } from "./work-loss.ts";
 import {
   basename,
   type Invocation,
@@ -141,6 +145,7 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
     ...toolchainsOf(judged),
     catastrophic: inner.catastrophic,
     workLoss: judged.flatMap((j) => j.workLoss ?? []),
+    ...workLossIfExists(judged),
     askReasons,
     opaque: [...new Set([...inner.opaque, ...askReasons.filter((r) => !walkedThrough(r))])],
     defines: inner.defines,
@@ -174,19 +179,75 @@ function toolchainsOf(judged: Judged[]): { toolchains?: { command: string; dir: 
   return uses.length > 0 ? { toolchains: uses } : {};
 }
 
+/** Work each git command loses if one of its words names a file, as paths from where it may run. */
+function workLossIfExists(judged: Judged[]): { workLossIfExists?: WorkLossIfExists[] } {
+  const found = judged.flatMap((j, index) =>
+    workLossIfPath(j).map(({ path, start, ...loss }) => {
+      const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
+      const from = start === "." || /^[/~]/.test(path) ? path : `${start}/${path}`;
+      return { ...loss, index, paths: inDirs(from, where) };
+    })
+  );
+  return found.length > 0 ? { workLossIfExists: found } : {};
+}
+
+/** git commands that read no blob or tree (a partial clone fetches missing ones on demand). */
+const NO_OBJECTS = new Set([
+  "status",
+  "rev-parse",
+  "config",
+  "branch",
+  "tag",
+  "remote",
+  "worktree",
+  "version",
+  "help",
+  "var",
+  "ls-files",
+  "check-ignore",
+  "check-attr",
+  "count-objects",
+  "for-each-ref",
+  "show-ref",
+  "stash",
+  "add",
+  "commit",
+  "init",
+]);
+
+/** Commands that walk commits only, unless they print content or are limited to paths. */
+const COMMIT_WALKS = new Set(["log", "shortlog", "rev-list", "reflog", "whatchanged"]);
+
+/** It may read stored blobs or trees: it prints content, or is not one of the commands known to read none. */
+function readsObjects(call: ReturnType<typeof resolveGit>, reads: string | undefined): boolean {
+  const sub = call.subcommand?.toLowerCase();
+  if (sub === undefined) return false;
+  if (reads !== undefined) return true;
+  if (COMMIT_WALKS.has(sub)) return call.args.some((a) => !a.startsWith("-"));
+  return !NO_OBJECTS.has(sub);
+}
+
 /** The repository each git command uses, seen from every directory it may run in. */
 function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
   const uses = judged.filter((j) => j.name === "git").flatMap((j): RepositoryUse[] => {
     const call = resolveGit(j.args);
     const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
     const from = (path: string) => inDirs(path, where);
+    // Not one of git's own commands: the configuration may make it an alias.
+    const sub = call.subcommand?.toLowerCase();
+    const reads = historyRead(j);
+    const alias = {
+      ...(sub !== undefined && !GIT_COMMANDS.has(sub) ? { alias: sub } : {}),
+      ...(reads ? { reads } : {}),
+      ...(readsObjects(call, reads) ? { objects: true } : {}),
+    };
     if (call.gitDir !== undefined) {
       const gitDir = call.start === "." || /^[/~]/.test(call.gitDir)
         ? call.gitDir
         : `${call.start}/${call.gitDir}`;
-      return from(gitDir).map((dir) => ({ command: j.name, dir, gitDir: true }));
+      return from(gitDir).map((dir) => ({ command: j.name, dir, gitDir: true, ...alias }));
     }
-    return from(call.start).map((dir) => ({ command: j.name, dir }));
+    return from(call.start).map((dir) => ({ command: j.name, dir, ...alias }));
   });
   return uses.length > 0 ? { repositories: uses } : {};
 }
@@ -266,6 +327,9 @@ function analyzeInner(written: string, parser: Parser | null, depth: number, whe
       if (stdin !== undefined && stdin !== "" && !j.command.readOnly) j.command.input = stdin;
       judged.push(j);
       scripts.push(...payloadScripts(j));
+      const git = gitRuns(j);
+      scripts.push(...git.scripts.map((s) => ({ ...s, env: {} })));
+      opaque.push(...git.opaque);
       opaque.push(...opaqueParts(j), ...unseenRuns(j));
       if (runsUnknownInput(j, stdin)) {
         opaque.push(`${j.name} runs code it reads from its input, known only when it runs`);
@@ -280,6 +344,7 @@ function analyzeInner(written: string, parser: Parser | null, depth: number, whe
     if (invocations.length === 0) judged.push(...redirectOnly(raw));
     for (const script of scripts) runScript(script, raw);
   }
+  opaque.push(...gitLineRisks(judged));
   // Literal text the shell evaluates as arithmetic or a name (`(( 'a[$(cmd)]' ))`) runs its substitutions.
   for (const text of walk.evaluated ?? []) {
     for (const code of hiddenSubstitutions(text)) {
@@ -416,7 +481,7 @@ function judgeInvocation(
   if (viaXargs) noAutoAllow.push("xargs passes it arguments from input that cannot be checked");
   const ruleText = verdict.ruleWords.join(" ");
   const open = openTexts(inv, verdict.ruleWords, inv.argv, inv.via);
-  const secrets = printedSecrets(name, args, redirects);
+  const secrets = [...new Set([...verdict.secrets, ...printedSecrets(name, args, redirects)])];
   const reasons = [...new Set([...verdict.reasons, ...secrets])];
   const readOnly = inv.words.length === 0
     ? !hasUnsafeEnv && redirectPaths.every((p) => p.access === "read")
@@ -433,6 +498,7 @@ function judgeInvocation(
     readOnly,
     prefix: readOnly || inv.words.length === 0 ? null : commandPrefix(ruleText),
     ...(reasons.length > 0 ? { reasons } : {}),
+    ...(secrets.length > 0 ? { secrets } : {}),
   };
   if (inv.via) command.via = inv.via;
   if (open) command.open = open;

@@ -30,7 +30,13 @@ const PROBE_VALUES: readonly string[] = [
 
 /** The git words of every work-loss example (`reset --hard`, `push --force` …): a run-time word may be any of them. */
 const WORK_LOSS_VALUES: readonly string[] = [
-  ...new Set(WORK_LOSS.flatMap((e) => e.examples.found).map((example) => example.replace(/^\S+\s+/, ""))),
+  ...new Set(
+    WORK_LOSS.flatMap((e) => e.examples.found).flatMap((example) => {
+      const rest = example.replace(/^\S+\s+/, "");
+      // A quoted unknown word is one word: each word of the examples alone too (`git "$(x)" --hard`).
+      return [rest, ...rest.split(/\s+/).filter((w) => /^[\w-]+$/.test(w))];
+    }),
+  ),
 ];
 
 const open = (j: Judged) =>
@@ -72,7 +78,46 @@ export function workLossForSomeValue(judged: readonly Judged[]): WorkLoss[] {
       }
     }
   }
+  // An unquoted pattern is whatever file names it matches: a file `--hard` makes `git reset --h*`
+  // a hard reset (verified). Each value of the examples it could match is tried in its place.
+  for (const j of judged.filter((j) => j.words.some((w, i) => i > 0 && w.glob && !w.quoted))) {
+    j.words.forEach((word, i) => {
+      if (i === 0 || !word.glob) return;
+      const pattern = globRegex(word.text);
+      for (const value of GLOB_VALUES.filter((v) => pattern.test(v))) {
+        const words = j.words.map((w, k) => (k === i ? { ...w, text: value, glob: false } : w));
+        for (const loss of workLossOf({ ...j, words, args: words.slice(1).map((w) => w.text) })) {
+          if (!found.has(loss.id)) {
+            found.set(loss.id, {
+              ...loss,
+              name: `${loss.name}, if ${word.text} matched a file named ${value}`,
+            });
+          }
+        }
+      }
+    });
+  }
   return [...found.values()];
+}
+
+/** Single words of the examples a pattern could stand for (`--hard`, `-f`, `reset`). */
+const GLOB_VALUES = WORK_LOSS_VALUES.filter((v) => !v.includes(" "));
+
+/** A shell pattern as a regular expression over one file name (`*`, `?`, bracket expressions). */
+function globRegex(pattern: string): RegExp {
+  let source = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    const close = c === "[" ? pattern.indexOf("]", i + 2) : -1;
+    if (c === "*") source += ".*";
+    else if (c === "?") source += ".";
+    else if (close !== -1) {
+      const body = pattern.slice(i + 1, close).replace(/^!/, "^").replace(/\\/g, "\\\\");
+      source += `[${body}]`;
+      i = close;
+    } else source += c.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`);
 }
 
 /** What xargs reads from its input, as one more unknown word. */

@@ -99,3 +99,29 @@ export function resolveGit(args: string[]): GitCall {
   call.args = args.slice(i + 1);
   return call;
 }
+
+/**
+ * git plumbing that does what a porcelain command does, for deny and ask rules: `Bash(git push:*)`
+ * holds for `git send-pack` and `git http-push` (verified: send-pack updates the remote's branch),
+ * and `git subtree push` runs `git push`. Remote helpers speak both ways on their input.
+ */
+const PORCELAIN_OF: Readonly<Record<string, readonly string[]>> = {
+  "send-pack": ["push"],
+  "http-push": ["push"],
+  "fetch-pack": ["fetch"],
+  "remote-http": ["push", "fetch"],
+  "remote-https": ["push", "fetch"],
+  "remote-ftp": ["push", "fetch"],
+  "remote-ftps": ["push", "fetch"],
+  "remote-ext": ["push", "fetch"],
+  "remote-fd": ["push", "fetch"],
+};
+
+/** The porcelain spellings of a git rule text (`git send-pack o main` is also `git push o main`). */
+export function gitCommandTexts(words: readonly string[]): string[] {
+  if (words[0] !== "git" || words[1] === undefined) return [];
+  const sub = words[1].toLowerCase();
+  const rest = words.slice(2);
+  if (sub === "subtree" && rest[0] === "push") return [["git", "push", ...rest.slice(1)].join(" ")];
+  return (PORCELAIN_OF[sub] ?? []).map((porcelain) => ["git", porcelain, ...rest].join(" "));
+}

@@ -26,6 +26,8 @@ export interface Verdict {
   paths: Access[];
   /** Why it is not read-only (empty when it is). */
   reasons: string[];
+  /** Why it prints secrets (also in `reasons`): no allow rule may approve it. */
+  secrets: string[];
   /** The options as the command's parser read them (commands with a spec). */
   options?: ReadOption[];
   /** The subcommands matched (commands with a spec), outermost first. */
@@ -150,12 +152,14 @@ export function judge(words: Word[]): Verdict {
     ruleWords: [name, ...args],
     paths: [],
     reasons: [],
+    secrets: [],
   };
   if (spec) {
     const judged = judgeWithSpec(name, spec, words.slice(1));
     Object.assign(verdict, {
       readOnly: judged.readOnly,
       reasons: judged.reasons,
+      secrets: judged.secrets,
       ruleWords: judged.ruleWords,
       paths: judged.paths,
       options: judged.options,
@@ -181,6 +185,7 @@ export function judge(words: Word[]): Verdict {
   if (secret) {
     verdict.readOnly = false;
     verdict.reasons.push(secret);
+    verdict.secrets.push(secret);
   }
   SPECIFIC[name]?.(args, verdict);
   const interpreter = interpreterName(name);

@@ -30,6 +30,8 @@ export interface SpecVerdict {
   unseen: string[];
   /** Shell command lines it runs (options with `shell`), for the analysis to read as code. */
   commandLines: { text: string; via: string }[];
+  /** Why it prints secrets (also in `reasons`): no allow rule may approve it. */
+  secrets: string[];
   paths: Access[];
   /** Words permission rules match: all of them, or without the global options (`rulesSkipGlobals`). */
   ruleWords: string[];
@@ -356,6 +358,8 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       const sub = findSubcommand(level.spec, text);
       if (!sub) {
         refuse(`${label()} ${text}: not a subcommand known to only read`);
+        // Rules match from the subcommand whatever it is (`git -C . "$(cat f)" origin`).
+        if (subcommands.length === 0) ruleStart = i;
         if (words[i]!.glob) globSubcommand = `${label()} ${text}`;
         if (
           level.spec.unknownOptionsRun && words.slice(i + 1).some((w) => w.glob && /^[-*?[]/.test(w.text))
@@ -402,6 +406,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     noAutoAllow: blocks,
     unseen: level.table.runs ? blocks.filter((b) => b.startsWith("an unquoted glob")) : [],
     commandLines: [],
+    secrets: [],
     paths: [],
     ruleWords: [name, ...(spec.rulesSkipGlobals ? texts.slice(ruleStart) : texts)],
     subcommands,
@@ -555,6 +560,7 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       break;
     case "secret":
       v.reasons.push(`${what} ${why ?? "prints secrets"}`);
+      v.secrets.push(`${what} ${why ?? "prints secrets"}`);
       break;
     case "unchecked":
       v.reasons.push(`${what} ${why ?? "does something the analyzer does not follow"}`);
@@ -583,6 +589,10 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
   if (check) {
     const found = checkValue(check, use.text, use.siblings ?? [use.text], use.index ?? 0);
     if (found.problem) v.reasons.push(`${what}: ${found.problem}`);
+    if (found.secret) {
+      v.reasons.push(`${what}: ${found.secret}`);
+      v.secrets.push(`${what}: ${found.secret}`);
+    }
     if (found.runs) {
       v.reasons.push(`${what}: ${found.runs}`);
       v.noAutoAllow.push(`${label}: ${found.runs}`);

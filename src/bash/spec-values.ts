@@ -13,6 +13,8 @@ import { PRINTABLE_VARIABLES } from "./specs/variables.ts";
 export interface CheckResult {
   /** Why the value keeps the command from being read-only. */
   problem?: string;
+  /** Why the value makes the command print secrets (no allow rule may approve it; see `SimpleCommand.secrets`). */
+  secret?: string;
   /** Why the value makes the command run other programs (no prefix rule may cover it). */
   runs?: string;
   /** What `runs` names is not read by the analysis (a command the code computes): rules cannot see it. */
@@ -29,7 +31,7 @@ const CHECKERS: Record<Check, Checker> = {
   jq: jqFilter,
   "ps-bsd": psBsdWord,
   "ps-format": (text) =>
-    /environ/i.test(text) ? { problem: "the format shows processes' environments, which hold secrets" } : {},
+    /environ/i.test(text) ? { secret: "the format shows processes' environments, which hold secrets" } : {},
   "git-remote": gitRemote,
   "git-config-key": (key, siblings) =>
     siblings.length > 1 && (COMMAND_CONFIG.test(key) || key.startsWith("!"))
@@ -53,10 +55,10 @@ const CHECKERS: Record<Check, Checker> = {
     /TZ\s*=/.test(text) ? { problem: "a TZ= in the date string makes date read the zone file it names" } : {},
   "secret-name": (text) =>
     text === ""
-      ? { problem: "prints every environment variable, secrets included" }
+      ? { secret: "prints every environment variable, secrets included" }
       : printableVariable(text)
       ? {}
-      : { problem: secretMessage(text) },
+      : { secret: secretMessage(text) },
 };
 
 /** `test`'s unary file operators (`-e FILE`) and binary ones (`A -nt B`): each looks at a file. */
@@ -90,7 +92,7 @@ function kubeRawPath(uri: string): CheckResult {
     return { problem: "kubectl get --raw: a URI that does not decode" };
   }
   return path.toLowerCase().split("/").includes("secrets")
-    ? { problem: "kubectl get --raw of the Secrets API prints their values" }
+    ? { secret: "kubectl get --raw of the Secrets API prints their values" }
     : {};
 }
 
@@ -101,7 +103,7 @@ function kubeRawPath(uri: string): CheckResult {
 function kubeResource(text: string): CheckResult {
   const kinds = text.toLowerCase().split(",").map((part) => part.split("/")[0]!.split(".")[0]!);
   return kinds.some((kind) => kind === "secret" || kind === "secrets")
-    ? { problem: "kubectl get of Secrets can print their values" }
+    ? { secret: "kubectl get of Secrets can print their values" }
     : {};
 }
 
@@ -160,7 +162,7 @@ function awkProgram(program: string): CheckResult {
       : { runs: "the awk program writes files (print >)" };
   }
   if (/\b(?:ENVIRON|PROCINFO|SYMTAB|FUNCTAB)\b/.test(text)) {
-    return { problem: "the awk program reads the environment, which holds secrets" };
+    return { secret: "the awk program reads the environment, which holds secrets" };
   }
   if (/\bARG[VC]\b/.test(text)) return { problem: "the awk program changes the files it reads (ARGV)" };
   return {};
@@ -176,7 +178,7 @@ const JQ_ENV_VARIABLE = /\$(?:\s|#[^\n]*\n)*(?:ENV|__prog_args)\b/;
 function jqFilter(filter: string): CheckResult {
   // `env` and `$ENV` read the environment; `.env` is a field of the input.
   if (JQ_ENV_VARIABLE.test(filter) || /(?<![.\w$])env\b/.test(filter)) {
-    return { problem: "the jq filter reads the environment, which holds secrets" };
+    return { secret: "the jq filter reads the environment, which holds secrets" };
   }
   if (/\b(?:import|include|modulemeta|get_search_list)\b/.test(filter)) {
     return { problem: "the jq filter loads modules from files not named as operands" };
@@ -187,7 +189,7 @@ function jqFilter(filter: string): CheckResult {
 /** BSD-style ps words (`aux`): `e` shows environments; letters that take a value are not followed. */
 function psBsdWord(word: string): CheckResult {
   if (word.includes("e")) {
-    return { problem: `ps ${word}: 'e' shows every process's environment, which holds secrets` };
+    return { secret: `ps ${word}: 'e' shows every process's environment, which holds secrets` };
   }
   return /^[acfghjlmnrsuvwxHLSTXZ]+$/.test(word)
     ? {}

@@ -1,4 +1,5 @@
 /** What the Bash analyzer tells the rest of toolrt. Field names follow `toolrt analyze --json`. */
+import type { HistoryRead } from "./git-history.ts";
 import type { TreeRead } from "./recursion.ts";
 
 export type ParseOutcome = "simple" | "too-complex" | "parse-unavailable";
@@ -27,6 +28,11 @@ export interface SimpleCommand {
   readOnly: boolean;
   /** Why it is not read-only, when something specific says so (it prints secrets). */
   reasons?: string[];
+  /**
+   * Why it prints secrets into the transcript (`echo $GITHUB_TOKEN`, `jq -n env`), when it does: a
+   * security finding, which no allow rule may approve (also in `reasons`).
+   */
+  secrets?: string[];
   /** Stable two-word prefix for a rule suggestion (`git commit`), null when none is safe. */
   prefix: string | null;
   /** Ids of the work-loss table's entries this command matches (`git-reset-hard`), if any. */
@@ -67,6 +73,17 @@ export interface WorkLoss {
   command: string;
 }
 
+/**
+ * Work lost only if a word names a file when the command runs (`git checkout a.txt` restores a.txt
+ * when no branch has that name): the policy looks at the file system when deciding.
+ */
+export interface WorkLossIfExists extends WorkLoss {
+  /** Index of the sub-command in `commands`. */
+  index: number;
+  /** The word as a path from each directory the command may run in. */
+  paths: string[];
+}
+
 export interface CheckHit {
   id: number;
   name: string;
@@ -95,6 +112,12 @@ export interface RepositoryUse {
   dir: string;
   /** True when `dir` is the repository itself (`--git-dir`), not a place to search from. */
   gitDir?: boolean;
+  /** The subcommand, when it is not one of git's own: the configuration may define it as an alias. */
+  alias?: string;
+  /** It prints stored file content: of any version in the history, or of the tracked files. */
+  reads?: HistoryRead;
+  /** It may read objects a partial clone lacks (and so fetch them from its promisor remote). */
+  objects?: boolean;
 }
 
 export interface BashAnalysis {
@@ -119,6 +142,8 @@ export interface BashAnalysis {
   catastrophic: Catastrophe[];
   /** Git commands that throw away uncommitted or unpushed work; empty for nearly every command. */
   workLoss: WorkLoss[];
+  /** Work lost if a path exists when deciding; absent when there is none (see `WorkLossIfExists`). */
+  workLossIfExists?: WorkLossIfExists[];
   /**
    * Why no allow rule (prefix, exact, saved or session) may approve this command without a prompt:
    * an unparseable or too complex structure, the sub-command cap, a critical deletion target.

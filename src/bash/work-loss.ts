@@ -34,6 +34,8 @@ export interface WorkLossEntry {
   name: string;
   /** Does this git command lose work? */
   loses: (git: GitReading) => boolean;
+  /** A word that makes it lose work if it names a file or directory (judged when deciding). */
+  ifPath?: (git: GitReading) => string | undefined;
   /** Commands that must be found, and commands close to them that must not. */
   examples: { found: readonly string[]; spared: readonly string[] };
 }
@@ -46,12 +48,24 @@ export interface WorkLossEntry {
 const pathOnly = (text: string) =>
   /^[/:]|[*?[\\]|\/$/.test(text) || text.split("/").some((c) => c.startsWith("."));
 
+/** Commands that stop on a conflict and can be aborted back to where they began. */
+const SEQUENCES = new Set(["merge", "rebase", "cherry-pick", "revert", "am"]);
+
+/** push and its plumbing. */
+const PUSHES = new Set(["push", "send-pack", "http-push"]);
+
 export const WORK_LOSS: readonly WorkLossEntry[] = [
   {
     id: "git-reset-hard",
-    name: "git reset --hard discards uncommitted changes",
+    name: "git reset --hard (or read-tree -u, or aborting a merge or rebase) discards uncommitted changes",
     // `--merge` resets the index and every file whose change is staged: that change is lost too.
-    loses: (g) => g.subcommands[0] === "reset" && g.has("--hard", "--merge"),
+    // `read-tree --reset -u` is the plumbing under it; `-m -u` too once the change is staged. An
+    // abort of a merge, rebase, cherry-pick, revert or am resets hard to where it began, and the
+    // conflict resolutions and edits made meanwhile with it (verified, git 2.39).
+    loses: (g) =>
+      (g.subcommands[0] === "reset" && g.has("--hard", "--merge")) ||
+      (g.subcommands[0] === "read-tree" && g.has("--reset", "-m") && g.has("-u")) ||
+      (SEQUENCES.has(g.subcommands[0]!) && g.has("--abort")),
     examples: {
       found: [
         "git reset --hard",
@@ -76,14 +90,37 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git --no-pager -P reset --hard &",
         "git reset --merge",
         "git reset --mer HEAD~1",
+        "git read-tree -u --reset HEAD",
+        "git read-tree --res -u HEAD",
+        "git read-tree --reset -u -v HEAD~1",
+        "git read-tree -m -u HEAD",
+        "git rebase --abort",
+        "git rebase --abo",
+        "git merge --abort",
+        "git cherry-pick --abort",
+        "git revert --abort",
+        "git am --abort",
       ],
-      spared: ["git reset --soft HEAD~1", "git reset", "git reset HEAD file", "git reset --keep HEAD~1"],
+      spared: [
+        "git reset --soft HEAD~1",
+        "git reset",
+        "git reset HEAD file",
+        "git reset --keep HEAD~1",
+        "git read-tree HEAD",
+        "git read-tree -m HEAD",
+        "git read-tree --reset HEAD",
+        "git rebase --continue",
+        "git merge --continue",
+        "git cherry-pick --quit",
+      ],
     },
   },
   {
     id: "git-checkout-discard",
     name: "git checkout of paths or with --force discards uncommitted changes",
     loses: (g) => {
+      // checkout-index overwrites files that exist only with --force (verified, git 2.39).
+      if (g.subcommands[0] === "checkout-index") return g.has("--force");
       if (g.subcommands[0] !== "checkout") return false;
       // `--ours`/`--theirs` only check out paths: from the index when the path is not in conflict.
       if (g.has("--force", "--patch", "--pathspec-from-file", "--ours", "--theirs")) return true;
@@ -91,6 +128,13 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
       if (ops.some((o) => o.afterDashDash)) return true;
       // `git checkout REF PATH...` restores paths; one operand is a branch unless it must be a path.
       return ops.length > 1 || (ops.length === 1 && pathOnly(ops[0]!.text));
+    },
+    // `git checkout a.txt` with no branch a.txt restores the file (verified, git 2.39).
+    ifPath: (g) => {
+      const ops = g.operands;
+      return g.subcommands[0] === "checkout" && ops.length === 1 && ops[0]!.text !== "-"
+        ? ops[0]!.text
+        : undefined;
     },
     examples: {
       found: [
@@ -111,8 +155,15 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git -C sub checkout -- .",
         "git checkout --ours a.txt",
         "git checkout --theirs a.txt",
+        "git checkout-index -f -a",
+        "git checkout-index --f --a",
+        "git checkout-index --force a.txt",
+        "git checkout-index -fu -- a.txt",
       ],
       spared: [
+        "git checkout-index -a",
+        "git checkout-index a.txt",
+        "git checkout-index --prefix=out/ -a",
         "git checkout -b new",
         "git checkout main",
         "git checkout -",
@@ -187,10 +238,11 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
   {
     id: "git-push-force",
     name: "git push --force overwrites remote history",
-    // Deleting a remote branch (`--delete`, `:branch`) throws its history away as surely.
+    // Deleting a remote branch (`--delete`, `:branch`) throws its history away as surely. send-pack
+    // and http-push are push's plumbing (`http-push -d`/`-D` delete remote branches).
     loses: (g) =>
-      g.subcommands[0] === "push" &&
-      (g.has("--force", "--mirror", "--delete") ||
+      PUSHES.has(g.subcommands[0]!) &&
+      (g.has("--force", "--mirror", "--delete", "-d", "-D") ||
         g.operands.some((o, i) => o.text.startsWith("+") || (i > 0 && /^:./.test(o.text)))),
     examples: {
       found: [
@@ -207,6 +259,12 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git push -d origin main",
         "git push --delete origin main",
         "git push --del origin main",
+        "git send-pack --force origin +w:main",
+        "git send-pack origin +w:main",
+        "git send-pack --mirror ../r.git",
+        "git send-pack --forc ../r.git main",
+        "git http-push --force https://h.example/r.git main",
+        "git http-push -D https://h.example/r.git topic",
       ],
       spared: [
         "git push origin main",
@@ -214,23 +272,51 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git push --force-with-lease=main:abc origin main",
         "git push --force-if-includes --force-with-lease",
         "git push --force --no-force origin main",
+        "git send-pack origin main",
+        "git http-push https://h.example/r.git main",
       ],
     },
   },
   {
     id: "git-stash-drop",
     name: "git stash drop or clear deletes stashed changes",
+    // A stash is a reflog entry of refs/stash: deleting or expiring those entries drops it.
     loses: (g) =>
-      g.subcommands[0] === "stash" && (g.subcommands[1] === "drop" || g.subcommands[1] === "clear"),
+      (g.subcommands[0] === "stash" && (g.subcommands[1] === "drop" || g.subcommands[1] === "clear")) ||
+      (g.subcommands[0] === "reflog" && g.subcommands[1] === "delete" &&
+        g.operands.some((o) => /^(?:refs\/)?stash(?:@|$)/.test(o.text))) ||
+      (g.subcommands[0] === "reflog" && g.subcommands[1] === "expire" &&
+        (g.has("--all") || g.operands.some((o) => /^(?:refs\/)?stash(?:@|$)/.test(o.text)))),
     examples: {
-      found: ["git stash drop", "git stash drop stash@{1}", "git stash clear", "git -C sub stash clear"],
-      spared: ["git stash list", "git stash", "git stash show -p", "git stash pop"],
+      found: [
+        "git stash drop",
+        "git stash drop stash@{1}",
+        "git stash clear",
+        "git -C sub stash clear",
+        "git reflog delete refs/stash@{0}",
+        "git reflog delete stash@{1}",
+        "git reflog expire --expire=now --all",
+        "git reflog expire --expire-unreachable=now refs/stash",
+      ],
+      spared: [
+        "git stash list",
+        "git stash",
+        "git stash show -p",
+        "git stash pop",
+        "git reflog delete HEAD@{1}",
+        "git reflog expire --expire=90.days refs/heads/main",
+      ],
     },
   },
   {
     id: "git-branch-force-delete",
-    name: "git branch -D deletes a branch whether or not it is merged",
-    loses: (g) => g.subcommands[0] === "branch" && (g.has("-D") || (g.has("--delete") && g.has("--force"))),
+    name: "git branch -D, -M or -C deletes or overwrites a branch whether or not it is merged",
+    // `-M x y` and `-C x y` replace an existing y, whose own commits then belong to no branch
+    // (verified, git 2.39); `update-ref -d` deletes a branch with no check at all.
+    loses: (g) =>
+      (g.subcommands[0] === "branch" &&
+        (g.has("-D", "-M", "-C") || (g.has("--delete", "--move", "--copy") && g.has("--force")))) ||
+      (g.subcommands[0] === "update-ref" && g.has("-d", "--stdin")),
     examples: {
       found: [
         "git branch -D topic",
@@ -239,21 +325,58 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
         "git branch -d -f topic",
         "git branch -df topic",
         "git branch --del --forc topic",
+        "git branch -M x y",
+        "git branch -C x y",
+        "git branch -m -f x y",
+        "git branch --move --force x y",
+        "git branch --cop --forc x y",
+        "git update-ref -d refs/heads/topic",
+        "echo 'delete refs/heads/topic' | git update-ref --stdin",
       ],
-      spared: ["git branch -d topic", "git branch --delete topic", "git branch -f topic HEAD", "git branch"],
+      spared: [
+        "git branch -d topic",
+        "git branch --delete topic",
+        "git branch -f topic HEAD",
+        "git branch",
+        "git branch -m x y",
+        "git branch -c x y",
+        "git update-ref refs/heads/new HEAD",
+      ],
     },
   },
 ];
 
 /** The work-losing operations of one judged command (git only; empty for nearly every command). */
 export function workLossOf(j: Judged): WorkLoss[] {
+  const reading = readGit(j);
+  if (!reading) return [];
+  const command = [j.name, ...j.args].join(" ");
+  return WORK_LOSS.filter((entry) => entry.loses(reading)).map(({ id, name }) => ({ id, name, command }));
+}
+
+/**
+ * Work it loses if a word names a file when it runs, with that word (relative to where git runs);
+ * only for entries it does not match outright.
+ */
+export function workLossIfPath(j: Judged): (WorkLoss & { path: string; start: string })[] {
+  const reading = readGit(j);
+  if (!reading) return [];
+  const command = [j.name, ...j.args].join(" ");
+  const start = resolveGit(factOf(j).args).start;
+  return WORK_LOSS.flatMap(({ id, name, loses, ifPath }) => {
+    const path = loses(reading) ? undefined : ifPath?.(reading);
+    return path === undefined ? [] : [{ id, name, command, path, start }];
+  });
+}
+
+function readGit(j: Judged): GitReading | undefined {
   const fact = factOf(j);
-  if (!fact.is("git")) return [];
+  if (!fact.is("git")) return undefined;
   const call = resolveGit(fact.args);
-  if (call.subcommand === undefined) return [];
+  if (call.subcommand === undefined) return undefined;
   const subcommand = call.subcommand.toLowerCase();
   const spec = GIT.git!.subcommands?.[subcommand];
-  if (!spec) return [];
+  if (!spec) return undefined;
   const words = fact.words.slice(fact.words.length - call.args.length);
   const verdict = judgeWithSpec(`git ${subcommand}`, spec, words);
   const reading: GitReading = {
@@ -267,6 +390,5 @@ export function workLossOf(j: Judged): WorkLoss[] {
     },
     operands: verdict.operands,
   };
-  const command = [j.name, ...j.args].join(" ");
-  return WORK_LOSS.filter((entry) => entry.loses(reading)).map(({ id, name }) => ({ id, name, command }));
+  return reading;
 }

@@ -5,6 +5,9 @@
  */
 import { plainWord, type RawCommand, type Word } from "./command.ts";
 import { resolveGit } from "./git.ts";
+import { settingsOf } from "./git-config.ts";
+import { GIT_COMMANDS } from "./specs/git-commands.ts";
+import { shellQuote } from "../tool/shell-quote.ts";
 import { literalOutput } from "./printers.ts";
 
 /**
@@ -110,26 +113,23 @@ const GIT_CORE =
 
 /**
  * `git -c alias.rh='reset --hard' rh` runs `git reset --hard` (verified, git 2.39): an alias set
- * on the command line is read as what it stands for; a `!` alias is shell code with the
- * arguments appended. Aliases from config files are not known here.
+ * for this command (`-c`, `--config-env` with the variable assigned here, `GIT_CONFIG_COUNT`
+ * pairs) is read as what it stands for; a `!` alias is shell code with the arguments appended.
+ * Aliases from configuration files are looked up when deciding (`policy/git-alias.ts`).
  */
-function gitAlias(words: Word[]): { words?: Word[]; shell?: string } | undefined {
+function gitAlias(
+  words: Word[],
+  env: Record<string, string>,
+): { words?: Word[]; shell?: string } | undefined {
   const texts = words.map((w) => w.text);
   const call = resolveGit(texts.slice(1));
-  if (call.subcommand === undefined) return undefined;
-  let value: string | undefined;
-  for (let i = 0; i < call.globals.length; i++) {
-    const g = call.globals[i]!;
-    const pair = g === "-c" ? call.globals[++i] : /^-c./.test(g) ? g.slice(2) : undefined;
-    const eq = pair?.indexOf("=") ?? -1;
-    if (pair !== undefined && eq !== -1 && pair.slice(0, eq).toLowerCase() === `alias.${call.subcommand}`) {
-      value = pair.slice(eq + 1);
-    }
-  }
+  if (call.subcommand === undefined || GIT_COMMANDS.has(call.subcommand)) return undefined;
+  const wanted = `alias.${call.subcommand.toLowerCase()}`;
+  const value = settingsOf(words, env).settings.findLast((s) => s.key.toLowerCase() === wanted)?.value;
   if (value === undefined) return undefined;
   const at = texts.length - call.args.length - 1;
   if (value.startsWith("!")) {
-    return { shell: [value.slice(1), ...call.args.map((a) => `'${a.replaceAll("'", `'\\''`)}'`)].join(" ") };
+    return { shell: [value.slice(1), ...call.args.map(shellQuote)].join(" ") };
   }
   const expanded = value.split(/\s+/).filter((w) => w !== "").map(plainWord);
   return { words: [...words.slice(0, at), ...expanded, ...words.slice(at + 1)] };
@@ -193,7 +193,7 @@ function open(inv: Invocation, out: Out, depth: number): void {
     out.scripts.push({ text, via, env: inv.env });
   };
   if (name === "git") {
-    const alias = gitAlias(inv.words);
+    const alias = gitAlias(inv.words, inv.env);
     if (alias?.shell !== undefined) {
       inv.notes.push("git runs a shell alias defined on the command line");
       out.invocations.push(inv);
@@ -227,8 +227,10 @@ function open(inv: Invocation, out: Out, depth: number): void {
         : keep(inv, out, "timeout without a duration");
     }
     case "command": {
-      if (texts.slice(1).some((t) => /^-[a-zA-Z]*[vV]/.test(t))) return keep(inv, out);
-      return strip(skipFlags(texts, 1, ""));
+      // Only command's own options (before the name) describe instead of run: `command cargo -V` runs cargo.
+      const at = skipFlags(texts, 1, "");
+      if (texts.slice(1, at).some((t) => /^-[a-zA-Z]*[vV]/.test(t))) return keep(inv, out);
+      return strip(at);
     }
     case "exec":
       return texts.length === 1 ? keep(inv, out) : strip(skipFlags(texts, 1, "a"));

@@ -3,6 +3,7 @@
  * sources; then the mode and the tool's own answer. Every decision says what made it.
  */
 import { npmCommandTexts } from "../bash/npm-commands.ts";
+import { gitCommandTexts } from "../bash/git.ts";
 import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import { type CallFacts, factsOf } from "./facts.ts";
@@ -54,6 +55,8 @@ export interface CommandTarget {
   readOnly: boolean;
   /** Why the analyzer found it not read-only, when it says (it prints secrets). */
   reasons: string[];
+  /** Why it prints secrets (`echo $GITHUB_TOKEN`): a security finding no allow rule may approve. */
+  secrets: string[];
   /** Ids of the work-loss table's entries it matches (`git-reset-hard`). */
   workLoss: string[];
 }
@@ -64,6 +67,8 @@ interface Hit {
   whole: boolean;
   commands: ReadonlySet<number>;
   paths: ReadonlySet<number>;
+  /** A file the git history holds that a git command may print (see `historyHits`). */
+  history?: string;
 }
 
 /** At most this many of the analyzer's reasons why a command is not read-only go into a message. */
@@ -141,7 +146,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
 
   if (denies.length > 0) {
     result.overridden = [...asks, ...allows].map((h) => h.rule.meta);
-    return finish(result, "deny", ruleReason(denies[0]!.rule, beatenAllow(denies[0]!, allows)), denies);
+    return finish(result, "deny", hitReason(denies[0]!, allows), denies);
   }
   // Catastrophic commands (the analyzer's list) are denied in every mode, whatever allows them.
   const catastrophic = catastrophicOf(request);
@@ -155,7 +160,7 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
   }
   if (asks.length > 0) {
     result.overridden = allows.map((h) => h.rule.meta);
-    return hardAsk(ruleReason(asks[0]!.rule, beatenAllow(asks[0]!, allows)), asks);
+    return hardAsk(hitReason(asks[0]!, allows), asks);
   }
   if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
   const writes = request.paths.filter((p) => p.access === "write");
@@ -163,11 +168,14 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     isProtectedPath(p.path) || (p.target && isProtectedPath(p.target))
   );
   const mustAsk = request.bash?.askReasons ?? [];
+  // bypassPermissions is the person's standing answer; elsewhere no allow rule approves a finding.
+  const findings = mode === "bypassPermissions" ? [] : securityFindings(request, commands);
   // Rules cannot approve the structure (`$(...)`, a loop, several lines), but the sandbox may when
   // all that is unknown is values: every command, script and code was found (nothing opaque,
   // which `sandboxAllows` checks).
   if (
-    bash && (mustAsk.length > 0 || bash.checks.length > 0) && SANDBOX_STANDS_IN.has(mode)
+    bash && (mustAsk.length > 0 || bash.checks.length > 0 || findings.length > 0) &&
+    SANDBOX_STANDS_IN.has(mode)
   ) {
     if (protectedWrite && result.sandbox) {
       result.sandbox.notAutoAllowed = `${protectedWrite.path} is a protected path: writes to it always ask`;
@@ -183,6 +191,10 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     result.suggestions = [];
     const why = checks.length > 0 ? checks.map((c) => c.message).join("; ") : mustAsk.join("; ");
     return hardAsk(`${why}: allow rules cannot approve this command`);
+  }
+  if (findings.length > 0) {
+    result.suggestions = [];
+    return hardAsk(`${findings.join("; ")}: allow rules cannot approve this command`);
   }
 
   if (mode !== "bypassPermissions" && protectedWrite) {
@@ -348,12 +360,16 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       ...(c.runsComputed ? { runsComputed: true } : {}),
       ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}`, via: c.via } : {}),
       ...(c.open ? { open: c.open } : {}),
-      canonicalTexts: npmCommandTexts(stripAssignments(c.ruleText).split(" ")),
+      canonicalTexts: [
+        ...npmCommandTexts(stripAssignments(c.ruleText).split(" ")),
+        ...gitCommandTexts(stripAssignments(c.ruleText).split(" ")),
+      ],
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,
       noAutoAllow: c.noAutoAllow,
       readOnly: c.readOnly,
       reasons: c.reasons ?? [],
+      secrets: c.secrets ?? [],
       workLoss: c.workLoss ?? [],
     }));
   }
@@ -367,6 +383,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
     noAutoAllow: [],
     readOnly: false,
     reasons: [],
+    secrets: [],
     workLoss: [],
   }];
 }
@@ -406,7 +423,7 @@ function matchRules(
     });
     if (matched) hits.push({ rule, whole: false, commands: matched, paths: NONE });
   }
-  if (request.paths.length === 0) return hits;
+  if (request.paths.length === 0) return [...hits, ...historyHits(request, policy, facts)];
   const candidates = request.paths.flatMap((p) => (p.target ? [p.path, p.target] : [p.path]));
   for (const rule of policy.pathRulesFor(candidates)) {
     if (rule.toolFilter && !rule.toolFilter(request.tool)) continue;
@@ -417,6 +434,25 @@ function matchRules(
       }
     });
     if (matched) hits.push({ rule, whole: false, commands: NONE, paths: matched });
+  }
+  return [...hits, ...historyHits(request, policy, facts)];
+}
+
+/**
+ * Read deny and ask rules met by the files a git command may print from the history: a hit says
+ * which file, as the history holds it. Allow rules do not see them (nothing is opened there).
+ */
+function historyHits(request: DecisionRequest, policy: Policy, facts: CallFacts): Hit[] {
+  const history = request.historyReads ?? [];
+  if (history.length === 0) return [];
+  const hits: Hit[] = [];
+  for (const rule of policy.pathRulesFor(history.map((p) => p.path))) {
+    if (rule.meta.effect === "allow" || rule.path!.family !== "read") continue;
+    if (rule.toolFilter && !rule.toolFilter(request.tool)) continue;
+    const held = history.find((p) =>
+      pathMatches(rule, p) && (!rule.when || rule.when({ ...facts.call(), path: p.path }))
+    );
+    if (held) hits.push({ rule, whole: false, commands: NONE, paths: NONE, history: held.path });
   }
   return hits;
 }
@@ -501,6 +537,19 @@ function isEdit(request: DecisionRequest, commands: CommandTarget[]): boolean {
     commands.every((c) => ACCEPT_EDITS_COMMANDS.has(c.argv[0] ?? ""));
 }
 
+/**
+ * The security findings of a call: a repository or toolchain file git or a proxy would trust that is
+ * not the workspace's own (`untrusted` paths), secrets it prints. Each asks a person whatever allows
+ * the command: `Bash(git status:*)` is about git's commands, not about the repository it finds.
+ */
+function securityFindings(request: DecisionRequest, commands: CommandTarget[]): string[] {
+  const found = [
+    ...request.paths.flatMap((p) => (p.untrusted === undefined ? [] : [p.untrusted])),
+    ...commands.flatMap((c) => c.secrets),
+  ];
+  return [...new Set(found)];
+}
+
 /** Catastrophic commands the analyzer flags: never approved by a rule, a hook or a mode. */
 function catastrophicOf(request: DecisionRequest): string[] {
   return (request.bash?.catastrophic ?? []).map((c) => `${c.reason} (${c.id}: ${c.name})`);
@@ -520,6 +569,14 @@ function describeRule(meta: MatchedRule): string {
 }
 
 const EFFECT_VERB: Record<Effect, string> = { allow: "allows", ask: "asks", deny: "denies" };
+
+/** The reason of a deny or ask hit; for a file in the git history, which file. */
+function hitReason(hit: Hit, allows: Hit[]): string {
+  const reason = ruleReason(hit.rule, beatenAllow(hit, allows));
+  return hit.history === undefined
+    ? reason
+    : `the git history holds ${hit.history}, which this command may print: ${reason}`;
+}
 
 /** The reason a deny or ask rule gives, saying so when it beat a narrower allow. */
 export function ruleReason(winner: CompiledRule, beatenAllow: CompiledRule | undefined): string {

@@ -5,10 +5,15 @@
  * committed into the project, a nested clone, a submodule's git dir under `.git/modules`) may have
  * been written by anyone, and its configuration runs programs on read-only commands:
  * `core.fsmonitor` on `git status`, `remote.*.uploadpack` on `git ls-remote`, pagers and aliases.
+ * A repository above a workspace root (a workspace with no `.git` of its own) lies outside the
+ * workspace: it is not the workspace's own either. The workspace's own configuration is the user's,
+ * unless it includes (`include.path`, `includeIf`) a file commands may write.
  */
-import { existsSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { isInside } from "../tool/paths.ts";
+import { untrustedSubmodule } from "./git-submodules.ts";
+import { isProtectedPath } from "./modes.ts";
 
 /**
  * Why git's repository, found from `start` (a resolved real path), cannot be trusted like the
@@ -23,13 +28,85 @@ export function untrustedRepository(
   const root = roots.find((r) => isInside(start, r));
   if (root === undefined) return undefined;
   const own = join(root, ".git");
-  if (gitDir) return start === own ? undefined : foreign(start);
-  // git's discovery: at each level a `.git` entry, then the directory itself as a bare repository.
-  for (let dir = start;; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return dir === root ? undefined : foreign(join(dir, ".git"));
-    if (isGitDirectory(dir)) return dir === own ? undefined : foreign(dir);
-    if (dir === root || dir === dirname(dir)) return undefined;
+  if (gitDir) return start === own ? ownConfigIncludes(own, roots) : foreign(start);
+  // A directory made later in the line may hold a repository made or unpacked there too.
+  if (!existsSync(start)) {
+    return `git would run in ${start}, which does not exist yet: a repository the command puts there can have configuration that runs programs (core.fsmonitor, aliases, hooks)`;
   }
+  // git's discovery: at each level a `.git` entry, then the directory itself as a bare repository,
+  // past the root up to `/` (no ceiling is set).
+  for (let dir = start;; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) {
+      return dir === root
+        ? untrustedSubmodule(root) ?? ownConfigIncludes(own, roots)
+        : foreign(join(dir, ".git"));
+    }
+    if (isGitDirectory(dir)) return dir === own ? ownConfigIncludes(own, roots) : foreign(dir);
+    if (dir === dirname(dir)) return undefined;
+  }
+}
+
+/**
+ * Why reading objects of the repository git finds from `start` may reach the network: a partial
+ * clone (`extensions.partialClone`, a `promisor` remote) fetches missing blobs and trees from its
+ * promisor remote on demand, even for `git show` (verified by strace: ssh or HTTP to the remote).
+ * Its config is read as text; an include there counts as maybe.
+ */
+export function partialClone(start: string): string | undefined {
+  for (let dir = start;; dir = dirname(dir)) {
+    const dotGit = join(dir, ".git");
+    const gitDir = existsSync(join(dotGit, "config")) ? dotGit : isGitDirectory(dir) ? dir : undefined;
+    if (gitDir !== undefined || existsSync(dotGit)) {
+      let config = "";
+      try {
+        config = readFileSync(join(gitDir ?? dotGit, "config"), "utf8");
+      } catch {
+        return undefined;
+      }
+      return /^\s*(?:partialclone\s*=|promisor\s*=\s*(?:true|yes|on|1)\b|\[include)/im.test(config)
+        ? "the repository is a partial clone (or includes other configuration): reading its objects may fetch the missing ones from the promisor remote over the network"
+        : undefined;
+    }
+    if (dir === dirname(dir)) return undefined;
+  }
+}
+
+/**
+ * Why the workspace's own repository cannot be trusted: its config includes a file inside a root
+ * that is not protected, which a command or an edit may write (`core.fsmonitor` there runs on the
+ * next `git status`). Undefined when it includes none (or the config cannot be read).
+ */
+function ownConfigIncludes(gitDir: string, roots: readonly string[]): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(gitDir, "config"), "utf8");
+  } catch {
+    return undefined;
+  }
+  const writable = includedFiles(text, gitDir).find((file) =>
+    roots.some((r) => isInside(file, r)) && !isProtectedPath(file)
+  );
+  return writable === undefined
+    ? undefined
+    : `git would read ${writable}, which ${
+      join(gitDir, "config")
+    } includes and commands may write: its configuration can run programs (core.fsmonitor, aliases, pagers)`;
+}
+
+/** The `path` values of the `[include]` and `[includeIf "..."]` sections, resolved as git does. */
+export function includedFiles(config: string, gitDir: string): string[] {
+  const files: string[] = [];
+  let inInclude = false;
+  for (const line of config.split("\n")) {
+    const section = /^\s*\[\s*([A-Za-z][\w.-]*)/.exec(line);
+    if (section) inInclude = /^include(?:if)?$/i.test(section[1]!);
+    const value = /^\s*(?:\[[^\]]*\]\s*)?path\s*=\s*(.*?)\s*$/i.exec(line)?.[1];
+    if (!inInclude || value === undefined) continue;
+    const path = value.replace(/^"(.*)"$/, "$1");
+    // `~/` is the user's home, outside any workspace a command writes without asking.
+    if (path !== "" && !path.startsWith("~")) files.push(resolve(gitDir, path));
+  }
+  return files;
 }
 
 function foreign(repository: string): string {

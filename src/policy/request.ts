@@ -17,7 +17,10 @@ import {
   resolvePath,
 } from "../tool/paths.ts";
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
-import { untrustedRepository } from "./git-repository.ts";
+import { partialClone, untrustedRepository } from "./git-repository.ts";
+import { withGitFacts } from "./git-facts.ts";
+import { type HistoryPaths, historyPaths } from "./git-history.ts";
+import type { HistoryRead } from "../bash/git-history.ts";
 import { pickingFile } from "./toolchain-file.ts";
 import { toolchainFiles, toolchainWhy } from "../bash/toolchains.ts";
 import { MAX_TREE_ENTRIES, walkTree } from "./tree-walk.ts";
@@ -44,6 +47,10 @@ export interface CallDescription {
 export interface RequestOptions {
   /** Resolves symlinks; injectable for tests. Returns undefined when the path cannot be resolved. */
   realpath?: (path: string) => string | undefined;
+  /** Lists the files a git command may print from the history (see `git-history.ts`); injectable for tests. */
+  gitHistory?: (dir: string, kind: HistoryRead) => HistoryPaths;
+  /** Reads `alias.NAME` of git's configuration in a directory (see `git-facts.ts`); injectable for tests. */
+  gitAlias?: (dir: string, name: string) => string | null;
 }
 
 /** Input fields that name the file a built-in tool touches (claude-code-compat.md §1). */
@@ -93,29 +100,73 @@ export function buildRequest(
     });
   });
   const realRoots = roots.map((r) => r.real);
-  const repositories = (call.bash?.repositories ?? []).flatMap((use): PathAccess[] => {
+  const shellPath = (path: string) => {
+    const resolved = resolvePath(path, { cwd: start, home, shell });
+    return resolved.unresolved ? undefined : resolved.path;
+  };
+  const gitAliasDep = options.gitAlias ? { alias: options.gitAlias } : {};
+  const repositories: PathAccess[] = (call.bash?.repositories ?? []).flatMap((use): PathAccess[] => {
     const resolved = resolvePath(use.dir, { cwd: start, home, shell });
     if (resolved.unresolved) {
-      return [{ path: resolved.path, access: "read", command: use.command, unresolved: resolved.unresolved }];
+      // A repository found from a place known only at run time may be anyone's.
+      const untrusted = `git would use a repository whose location is unknown (${resolved.unresolved})`;
+      return [{
+        path: resolved.path,
+        access: "read",
+        command: use.command,
+        unresolved: resolved.unresolved,
+        untrusted,
+      }];
     }
     const starts = hasPattern(resolved.raw) ? patternFiles(resolved) : [resolved];
     return starts.flatMap((one): PathAccess[] => {
-      const why = one.unresolved ??
-        untrustedRepository(realpath(one.raw) ?? one.path, realRoots, use.gitDir);
-      return why === undefined
+      const real = realpath(one.raw) ?? one.path;
+      const why = one.unresolved ?? untrustedRepository(real, realRoots, use.gitDir);
+      if (why !== undefined) {
+        return [{ path: one.path, access: "read", command: use.command, untrusted: why }];
+      }
+      const fetches = use.objects && !use.gitDir ? partialClone(real) : undefined;
+      return fetches === undefined
         ? []
-        : [{ path: one.path, access: "read", command: use.command, untrusted: why }];
+        : [{ path: one.path, access: "read", command: use.command, untrusted: fetches, network: true }];
     });
   });
+  const historyReads: PathAccess[] = [];
+  for (const use of call.bash?.repositories ?? []) {
+    if (use.reads === undefined || use.gitDir) continue;
+    const resolved = resolvePath(use.dir, { cwd: start, home, shell });
+    if (resolved.unresolved) continue; // judged as an unresolved repository above
+    const found = (options.gitHistory ?? historyPaths)(realpath(resolved.raw) ?? resolved.path, use.reads);
+    if ("paths" in found) {
+      historyReads.push(
+        ...found.paths.map((path) => ({ path, access: "read" as const, command: use.command })),
+      );
+    } else if ("unknown" in found) {
+      repositories.push({
+        path: resolved.path,
+        access: "read",
+        command: use.command,
+        unresolved: `${use.command} prints files as git stored them, and which files ${
+          use.reads === "history" ? "the history" : "the index"
+        } holds is not known (${found.unknown})`,
+      });
+    }
+  }
   const toolchains = (call.bash?.toolchains ?? []).flatMap((use): PathAccess[] => {
     const resolved = resolvePath(use.dir, { cwd: start, home, shell });
-    if (resolved.unresolved) return [];
+    // A directory known only at run time may hold a file that picks any program.
+    const unknownDir = (unresolved: string): PathAccess => ({
+      path: resolved.path,
+      access: "read",
+      command: use.command,
+      unresolved,
+      untrusted: `${use.command} runs the toolchain a file in a directory known only at run time may pick`,
+    });
+    if (resolved.unresolved) return [unknownDir(resolved.unresolved)];
     // `cd su? && cargo -V`: the directory bash picks is any the pattern matches.
     const starts = hasPattern(resolved.raw) ? patternFiles(resolved) : [resolved];
     return starts.flatMap((one): PathAccess[] => {
-      if (one.unresolved) {
-        return [{ path: one.path, access: "read", command: use.command, unresolved: one.unresolved }];
-      }
+      if (one.unresolved) return [{ ...unknownDir(one.unresolved), path: one.path }];
       const file = pickingFile(realpath(one.raw) ?? one.path, realRoots, toolchainFiles(use.command));
       return file === undefined
         ? []
@@ -131,11 +182,19 @@ export function buildRequest(
     agent: call.agent ?? { depth: 0 },
     readOnly: call.tool === "Bash" ? call.bash?.readOnly ?? false : readOnly,
     paths: [...paths, ...repositories, ...toolchains],
+    ...(historyReads.length > 0 ? { historyReads } : {}),
     ...(facts.permission && facts.permission.behavior !== "passthrough"
       ? { permission: facts.permission }
       : {}),
     ...(facts.requiresUserInteraction ? { requiresUserInteraction: true } : {}),
-    ...(call.bash ? { bash: placedBash(call.bash, startDirs(start, roots, realpath), home, realpath) } : {}),
+    ...(call.bash
+      ? {
+        bash: withGitFacts(placedBash(call.bash, startDirs(start, roots, realpath), home, realpath), {
+          resolve: shellPath,
+          ...gitAliasDep,
+        }),
+      }
+      : {}),
   };
 }
 

@@ -48,6 +48,10 @@ export function containment(request: DecisionRequest, sandbox: SandboxContext): 
       };
     }
   }
+  // A repository or toolchain file the workspace does not vouch for picks programs (hooks, an
+  // fsmonitor, aliases, a toolchain) that may do what deny and ask rules or the work-loss guard stop.
+  const untrusted = request.paths.find((p) => p.untrusted !== undefined && !p.network);
+  if (untrusted) return { contained: false, why: untrusted.untrusted! };
   return {
     contained: true,
     reason: `runs in the sandbox: ${limits(sandbox)}`,

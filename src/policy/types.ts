@@ -64,6 +64,8 @@ export interface PathAccess {
    * trusted like the workspace's own (`git-repository.ts`). No allow rule for paths covers it.
    */
   untrusted?: string;
+  /** `untrusted` is only that it may reach the network, which the sandbox blocks (a partial clone). */
+  network?: boolean;
 }
 
 /** Everything `decide` looks at. Build it with `buildRequest` so every caller supplies the same facts. */
@@ -79,6 +81,11 @@ export interface DecisionRequest {
   paths: PathAccess[];
   permission?: PermissionResult;
   requiresUserInteraction?: boolean;
+  /**
+   * Files a git command may print as git stored them (`git log -p`, `git show`): Read deny and ask
+   * rules are matched against them; nothing else is (they are not files it opens).
+   */
+  historyReads?: PathAccess[];
   /** The Bash analyzer's result; without it the whole command string is one sub-command, no checks. */
   bash?: BashAnalysis;
   /** Set when this shell call will run inside toolrt's sandbox; absent: it runs on the host. */

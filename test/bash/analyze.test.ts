@@ -199,7 +199,10 @@ describe("read-only commands run without a prompt; dangerous argument forms do n
 describe("information for people", () => {
   test("destructive warnings", async () => {
     const cases: [string, string][] = [
-      ["git reset --hard HEAD~1", "git reset --hard discards uncommitted changes"],
+      [
+        "git reset --hard HEAD~1",
+        "git reset --hard (or read-tree -u, or aborting a merge or rebase) discards uncommitted changes",
+      ],
       ["git push --force origin main", "git push --force overwrites remote history"],
       ["git push origin +main", "git push --force overwrites remote history"],
       ["git commit --no-verify -m x", "may skip safety hooks"],

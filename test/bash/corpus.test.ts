@@ -12,6 +12,8 @@ const REVIEWED: Record<string, string> = {
   "git commit --amend": "warning only: it rewrites the last commit",
   "git clean --interactive":
     "work-loss guard: it deletes the untracked files picked on its input, which a pipe can answer",
+  "git checkout-index --all -f --no-create":
+    "work-loss guard: -f overwrites every checked-out file that has uncommitted changes (--no-create only skips missing ones)",
   'node -p "process.versions"':
     "node -p evaluates its argument as code (inline code cannot be prefix-allowed)",
   "perl -n -e 'print if m/regex1/ and m/regex2/i'": "perl -e runs inline code",

@@ -4407,6 +4407,858 @@ export const GIT_OPTIONS: Readonly<Record<string, readonly GeneratedOption[]>> =
       "arg": "none",
     },
   ],
+  "read-tree": [
+    {
+      "names": [
+        "--index-output",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--empty",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-v",
+        "--verbose",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-m",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--trivial",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--aggressive",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--reset",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--prefix",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-u",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--exclude-per-directory",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-i",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-n",
+        "--dry-run",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--no-sparse-checkout",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--debug-unpack",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--recurse-submodules",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+  ],
+  "checkout-index": [
+    {
+      "names": [
+        "-a",
+        "--all",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-skip-worktree-bits",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-f",
+        "--force",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-n",
+        "--no-create",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-u",
+        "--index",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-z",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stdin",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--temp",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--prefix",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--stage",
+      ],
+      "arg": "none",
+    },
+  ],
+  "update-ref": [
+    {
+      "names": [
+        "-m",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-d",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--no-deref",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-z",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stdin",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--create-reflog",
+      ],
+      "arg": "none",
+    },
+  ],
+  "send-pack": [
+    {
+      "names": [
+        "-v",
+        "--verbose",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--receive-pack",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--exec",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--remote",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--all",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-n",
+        "--dry-run",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--mirror",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-f",
+        "--force",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--signed",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--push-option",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--progress",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--thin",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--atomic",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stateless-rpc",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stdin",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--helper-status",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--force-with-lease",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--force-if-includes",
+      ],
+      "arg": "none",
+    },
+  ],
+  "cherry-pick": [
+    {
+      "names": [
+        "--quit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--continue",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--abort",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--skip",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--cleanup",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-n",
+        "--no-commit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-e",
+        "--edit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-s",
+        "--signoff",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-m",
+        "--mainline",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--rerere-autoupdate",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--strategy",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-X",
+        "--strategy-option",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-S",
+        "--gpg-sign",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "-x",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ff",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--allow-empty",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--allow-empty-message",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--keep-redundant-commits",
+      ],
+      "arg": "none",
+    },
+  ],
+  "revert": [
+    {
+      "names": [
+        "--quit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--continue",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--abort",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--skip",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--cleanup",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-n",
+        "--no-commit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-e",
+        "--edit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-s",
+        "--signoff",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-m",
+        "--mainline",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--rerere-autoupdate",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--strategy",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-X",
+        "--strategy-option",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-S",
+        "--gpg-sign",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--reference",
+      ],
+      "arg": "none",
+    },
+  ],
+  "am": [
+    {
+      "names": [
+        "-i",
+        "--interactive",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-3",
+        "--3way",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-s",
+        "--signoff",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-u",
+        "--utf8",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-k",
+        "--keep",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--keep-non-patch",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-m",
+        "--message-id",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--keep-cr",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--no-keep-cr",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-c",
+        "--scissors",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--quoted-cr",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--whitespace",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--ignore-space-change",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-whitespace",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--directory",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--exclude",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--include",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-C",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-p",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--patch-format",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--reject",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--resolvemsg",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--continue",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-r",
+        "--resolved",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--skip",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--abort",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--quit",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--show-current-patch",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--allow-empty",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--committer-date-is-author-date",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-date",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--rerere-autoupdate",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-S",
+        "--gpg-sign",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--empty",
+      ],
+      "arg": "required",
+    },
+  ],
+  "reflog": [],
+  "gc": [
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--prune",
+      ],
+      "arg": "optional",
+    },
+    {
+      "names": [
+        "--cruft",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--aggressive",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--auto",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--force",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--keep-largest-pack",
+      ],
+      "arg": "none",
+    },
+  ],
+  "hash-object": [
+    {
+      "names": [
+        "-t",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-w",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stdin",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stdin-paths",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--no-filters",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--literally",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--path",
+      ],
+      "arg": "required",
+    },
+  ],
   "diff-options": [
     {
       "names": [

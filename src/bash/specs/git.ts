@@ -304,10 +304,30 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   reflog: {
     ...LOG,
     summary: "reference logs (show is the default)",
-    subcommands: { show: { ...LOG, summary: "show a reference log" } },
+    subcommands: {
+      show: { ...LOG, summary: "show a reference log" },
+      delete: {
+        summary: "delete reflog entries (a stash is one)",
+        effect: "write",
+        options: flags("--rewrite", "--updateref", "-n --dry-run", "--verbose"),
+        operands: [{ role: "plain", repeat: true }],
+      },
+      expire: {
+        summary: "prune old reflog entries (a stash is one)",
+        effect: "write",
+        options: [
+          ...flags("--rewrite", "--updateref", "--stale-fix", "-n --dry-run", "--verbose", "--all"),
+          ...flags("--single-worktree"),
+          ...values("--expire", "--expire-unreachable"),
+        ],
+        operands: [{ role: "plain", optional: true, repeat: true }],
+      },
+    },
   },
   config: sub("read configuration (writes without --get/--list)", "config", {
     review: {
+      // `--blob=REV:PATH` reads the configuration from a stored file, which `-l` prints.
+      "--blob": { role: "plain", check: "git-rev" },
       "-f": read,
       "--file": read,
       "-e": write("opens the configuration in an editor"),
@@ -431,13 +451,45 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
     ],
     operands: [{ role: "read", optional: true, repeat: true }],
   },
+  "read-tree": changes("read trees into the index (and the working tree with -u)", "read-tree"),
+  "checkout-index": changes("copy files from the index to the working tree", "checkout-index"),
+  "update-ref": changes("update or delete a reference", "update-ref"),
+  "send-pack": {
+    ...changes("push objects over git's protocol (push's plumbing)", "send-pack"),
+    operands: REMOTE_FIRST,
+  },
+  "http-push": {
+    summary: "push objects over HTTP/DAV (push's plumbing; its own exact option parser)",
+    effect: "write",
+    long: "exact",
+    options: flags("--all", "--dry-run", "--force", "--verbose", "-v", "-d", "-D"),
+    operands: REMOTE_FIRST,
+  },
   merge: changes("join histories", "merge"),
+  "cherry-pick": changes("apply the changes of commits", "cherry-pick"),
+  // The files named are read (`git hash-object -w .env | xargs git cat-file -p` prints .env).
+  "hash-object": {
+    ...changes("compute object ids of files (and store them with -w)", "hash-object"),
+    operands: [{ role: "read", optional: true, repeat: true }],
+  },
+  revert: changes("revert commits", "revert"),
+  am: changes("apply patches from a mailbox", "am"),
   reset: changes("reset HEAD, the index or the working tree", "reset"),
   checkout: changes("switch branches or restore working tree files", "checkout"),
   restore: changes("restore working tree files", "restore"),
   switch: changes("switch branches", "switch"),
   clean: changes("remove untracked files", "clean"),
-  rm: changes("remove files from the working tree and the index", "rm"),
+  // The files named are written (removed, moved): Edit rules meet them.
+  rm: {
+    ...changes("remove files from the working tree and the index", "rm"),
+    operands: [{ role: "write", repeat: true }],
+  },
+  mv: {
+    summary: "move or rename files",
+    effect: "write",
+    options: flags("-f --force", "-k", "-n --dry-run", "-v --verbose", "--sparse"),
+    operands: [{ role: "write", repeat: true }],
+  },
 };
 
 const GLOBAL: OptionSpec[] = [

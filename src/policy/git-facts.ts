@@ -1,0 +1,109 @@
+/**
+ * What git commands do that only the file system and git's configuration can tell, looked up when
+ * deciding: whether `git checkout WORD` names a file it would restore (work lost), and whether a
+ * subcommand that is not one of git's own is an alias in the configuration git reads (then what it
+ * runs is not known to the analysis: opaque, so the sandbox does not stand in for a person).
+ */
+import { spawnSync } from "node:child_process";
+import { lstatSync } from "node:fs";
+import type { BashAnalysis } from "../bash/types.ts";
+
+export interface GitFactsDeps {
+  /** A path as the command would reach it, absolute; undefined when it cannot be known. */
+  resolve: (path: string) => string | undefined;
+  /**
+   * What git in `dir` runs for a name that is not one of its commands: the alias's value, or
+   * `help.autocorrect` when that makes git run the closest command instead; null when neither is
+   * set; throws when git cannot tell.
+   */
+  alias?: (dir: string, name: string) => string | null;
+}
+
+/** The analysis with work loss confirmed by the file system and aliases found in the configuration. */
+export function withGitFacts(bash: BashAnalysis, deps: GitFactsDeps): BashAnalysis {
+  const confirmed = (bash.workLossIfExists ?? []).filter((w) =>
+    w.paths.some((p) => {
+      const path = deps.resolve(p);
+      return path === undefined || exists(path);
+    })
+  );
+  const aliases = aliasReasons(bash, deps);
+  if (confirmed.length === 0 && aliases.length === 0) return bash;
+  const commands = bash.commands.map((c, i) => {
+    const ids = confirmed.filter((w) => w.index === i).map((w) => w.id);
+    return ids.length === 0 ? c : { ...c, workLoss: [...new Set([...(c.workLoss ?? []), ...ids])] };
+  });
+  return {
+    ...bash,
+    commands,
+    workLoss: [...bash.workLoss, ...confirmed.map(({ id, name, command }) => ({ id, name, command }))],
+    opaque: [...new Set([...bash.opaque, ...aliases])],
+  };
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function aliasReasons(bash: BashAnalysis, deps: GitFactsDeps): string[] {
+  const reasons: string[] = [];
+  for (const use of bash.repositories ?? []) {
+    if (use.alias === undefined || use.gitDir) continue;
+    const dir = deps.resolve(use.dir);
+    let value: string | null;
+    try {
+      if (dir === undefined) throw new Error(`where ${use.dir} leads is not known`);
+      value = (deps.alias ?? gitAlias)(dir, use.alias);
+    } catch (e) {
+      reasons.push(
+        `git ${use.alias} is not one of git's own commands and whether the configuration makes it an alias could not be told (${
+          (e as Error).message
+        })`,
+      );
+      continue;
+    }
+    if (value !== null) {
+      reasons.push(
+        `git ${use.alias} is not one of git's own commands, and the git configuration runs something for it (${value}): what it runs is not analysed`,
+      );
+    }
+  }
+  return reasons;
+}
+
+/**
+ * `alias.NAME` and `help.autocorrect` as git in `dir` reads them (`git config --get-regexp`, which
+ * reads configuration only and runs no program). With autocorrect on (`immediate`, a delay, `prompt`)
+ * a mistyped `git psuh` runs `git push` (verified, git 2.39).
+ */
+function gitAlias(dir: string, name: string): string | null {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = `^(alias\\.${escaped}|help\\.autocorrect)$`;
+  const run = spawnSync("git", ["-C", dir, "config", "--get-regexp", pattern], {
+    encoding: "utf8",
+    timeout: 5000,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (run.error) throw run.error;
+  if (run.status === 1) return null;
+  if (run.status !== 0) throw new Error(run.stderr.trim() || `git config exited with ${run.status}`);
+  const found = run.stdout.trim().split("\n").map((line) => {
+    const space = line.indexOf(" ");
+    return {
+      key: space === -1 ? line : line.slice(0, space),
+      value: space === -1 ? "" : line.slice(space + 1),
+    };
+  });
+  const alias = found.findLast((f) => f.key.startsWith("alias."));
+  if (alias) return `alias.${name} = ${alias.value}`;
+  const autocorrect = found.findLast((f) => f.key === "help.autocorrect")?.value ?? "0";
+  return AUTOCORRECT_OFF.test(autocorrect) ? null : `help.autocorrect = ${autocorrect}`;
+}
+
+/** help.autocorrect values that only suggest (0, false, off, no, show, never); any other runs a command. */
+const AUTOCORRECT_OFF = /^(?:0|false|off|no|show|never|)$/i;
