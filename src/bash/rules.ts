@@ -167,7 +167,8 @@ export function judge(words: Word[]): Verdict {
       ...(judged.globSubcommand ? { globSubcommand: judged.globSubcommand } : {}),
     });
     verdict.noAutoAllow.push(...judged.noAutoAllow);
-    verdict.unseen.push(...judged.unseen);
+    // git's options and config that run programs are judged by `gitRuns` (git-runs.ts).
+    if (name !== "git") verdict.unseen.push(...judged.unseen);
     verdict.commandLines.push(...judged.commandLines);
   } else {
     verdict.paths = extractPaths(name, args);
