@@ -14,8 +14,15 @@ import { runChecks, walkedCheck } from "./checks.ts";
 import { joinContinuations } from "./continuation.ts";
 import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
-import { inlineCode, runsComputedCommand, shellPayloads } from "./inline-code.ts";
+import {
+  computedRuns,
+  inlineCode,
+  readsLanguage,
+  runsComputedCommand,
+  shellPayloads,
+} from "./inline-code.ts";
 import { printedSecrets } from "./secret-output.ts";
+import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
 import { classify } from "./classify.ts";
 import type { Judged, RawCommand, WalkResult } from "./command.ts";
@@ -323,9 +330,15 @@ function analyzeInner(written: string, parser: Parser | null, depth: number, whe
       const git = gitRuns(j);
       scripts.push(...git.scripts.map((s) => ({ ...s, env: {} })));
       opaque.push(...git.opaque);
-      opaque.push(...opaqueParts(j));
+      opaque.push(...opaqueParts(j), ...unseenRuns(j));
       if (runsUnknownInput(j, stdin)) {
         opaque.push(`${j.name} runs code it reads from its input, known only when it runs`);
+      }
+      const program = programInput(j, stdin);
+      if (program !== undefined) {
+        const input = inputCode(j.name, program);
+        scripts.push(...input.scripts);
+        opaque.push(...input.opaque);
       }
     });
     if (invocations.length === 0) judged.push(...redirectOnly(raw));
@@ -338,6 +351,10 @@ function analyzeInner(written: string, parser: Parser | null, depth: number, whe
       runScript({ text: code, via: "arithmetic evaluation", env: {} }, undefined);
     }
   }
+  // Values bash may run later (`PS4='$(cmd)'`, `x='a[$(cmd)]'; let x`, `PROMPT_COMMAND=cmd`).
+  const assigned = assignedCode(walk.commands.flatMap((raw) => raw.assignments));
+  for (const { text, via } of assigned.scripts) runScript({ text, via, env: {} }, undefined);
+  opaque.push(...assigned.opaque, ...builtinAssignedCode(judged), ...arithmeticOnUnknownValues(walk, judged));
   for (const body of walk.hereDocuments ?? []) {
     for (const code of hiddenSubstitutions(body)) {
       runScript({ text: code, via: "a here-document", env: {} }, undefined);
@@ -494,6 +511,9 @@ function judgeInvocation(
     command,
     ...(inv.chdir !== undefined ? { chdir: inv.chdir } : {}),
     ...(verdict.globSubcommand ? { globSubcommand: verdict.globSubcommand } : {}),
+    ...(verdict.unseen.length > 0 ? { unseen: verdict.unseen } : {}),
+    ...(verdict.commandLines.length > 0 ? { commandLines: verdict.commandLines } : {}),
+    ...(verdict.runsInline ? { runsInline: verdict.runsInline } : {}),
   };
   const workLoss = workLossOf(judged);
   if (workLoss.length > 0) {
@@ -547,16 +567,56 @@ function evaluationRisks(name: string, args: string[]): string[] {
  * commands back (`os.system("...")`), and words bash evaluates hold command substitutions.
  */
 function payloadScripts(j: Judged): Script[] {
-  const out: Script[] = [];
+  const out: Script[] = (j.commandLines ?? []).map(({ text, via }) => ({ text, via, env: {} }));
   j.inline = inlineCode(j.name, j.args)?.code ?? null;
   if (j.inline !== null && runsComputedCommand(j.inline)) j.command.runsComputed = true;
   for (const text of j.inline === null ? [] : shellPayloads(j.inline)) {
     out.push({ text, via: `${j.name} inline code`, env: {} });
   }
+  // `alias c=curl`: a later line's `c x` runs the value (with expand_aliases, or in an interactive shell).
+  if (j.name === "alias") {
+    for (const a of j.args.filter((a) => /^[^-=][^=]*=/.test(a))) {
+      out.push({ text: a.slice(a.indexOf("=") + 1), via: `alias ${a.slice(0, a.indexOf("="))}`, env: {} });
+    }
+  }
   for (const w of evaluatedWords(j.name, j.args)) {
     for (const text of w.role === "code" ? [w.text] : hiddenSubstitutions(w.text)) {
       out.push({ text, via: w.builtin, env: {} });
     }
+  }
+  return out;
+}
+
+/** The program an interpreter other than a shell reads from a known input (`python3 <<'EOF'`). */
+function programInput(j: Judged, stdin: string | undefined): string | undefined {
+  if (stdin === undefined || !takesInput(j.raw) || SHELLS.has(j.name)) return undefined;
+  return programFromStdin(j.name, j.args, false) ? stdin : undefined;
+}
+
+/**
+ * Code an interpreter reads from its input, like inline code: the literal commands it runs are read
+ * (rules see them); code that builds what it runs, or a language that is not read, is opaque.
+ */
+function inputCode(name: string, code: string): { scripts: Script[]; opaque: string[] } {
+  if (!readsLanguage(name)) {
+    return { scripts: [], opaque: [`${name} runs the code on its input, which is not read before it runs`] };
+  }
+  const computed = computedRuns(code);
+  return {
+    scripts: shellPayloads(code).map((text) => ({ text, via: `${name} code on its input`, env: {} })),
+    opaque: computed === undefined ? [] : [`${name}: ${computed.replace("inline code", "input code")}`],
+  };
+}
+
+/**
+ * What it runs that rules cannot see: a program or code named in an option, and inline code that
+ * is not read (a language `inline-code.ts` does not know) or that computes what it runs.
+ */
+function unseenRuns(j: Judged): string[] {
+  const out = [...(j.unseen ?? [])];
+  if (j.runsInline !== undefined) {
+    const computed = j.inline === null || j.inline === undefined ? "" : computedRuns(j.inline);
+    if (computed !== undefined) out.push(computed === "" ? j.runsInline : `${j.name}: ${computed}`);
   }
   return out;
 }

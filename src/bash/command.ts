@@ -49,6 +49,10 @@ export interface WalkResult {
   functions?: FunctionDefinition[];
   /** Literal text bash evaluates as an arithmetic expression or a variable name (`(( 'a[$(x)]' ))`). */
   evaluated?: string[];
+  /** Names arithmetic evaluates (`(( x ))`): bash evaluates their values too. */
+  arithmeticNames?: string[];
+  /** Names bound to a value known only at run time that need not be a number. */
+  unknownValues?: string[];
   /** Unquoted here-document bodies holding substitutions the parser did not read. */
   hereDocuments?: string[];
 }
@@ -79,6 +83,12 @@ export interface Judged {
   workLoss?: WorkLoss[];
   /** An interpreter's inline code (`python3 -c CODE`), null when it has none; read once. */
   inline?: string | null;
+  /** What it runs that rules cannot see (`Verdict.unseen`); the analysis calls it opaque. */
+  unseen?: string[];
+  /** Shell command lines it runs (`tar --to-command`), read as code like `sh -c`. */
+  commandLines?: { text: string; via: string }[];
+  /** Why it runs an interpreter's inline code, when it does. */
+  runsInline?: string;
   /** The directory a wrapper runs it in (`env -C DIR`, `sudo -D DIR`). */
   chdir?: string;
   /** An unquoted glob where a subcommand goes (`git pus*`). */

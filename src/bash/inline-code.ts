@@ -33,6 +33,12 @@ const CODE_LONG: Record<string, RegExp> = {
 };
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "busybox-awk"]);
 
+/** Whether the language's code is read here (`shellPayloads`, `computedRuns` know its calls). */
+export function readsLanguage(name: string): boolean {
+  const language = interpreterName(name.slice(name.lastIndexOf("/") + 1));
+  return language === "deno" || AWKS.has(language) || language in CODE_LONG || language in CODE_LETTERS;
+}
+
 /** The inline code of an interpreter invocation, several `-e` parts joined by newlines. */
 export function inlineCode(name: string, args: readonly string[]): InlineCode | undefined {
   const language = interpreterName(name.slice(name.lastIndexOf("/") + 1));
@@ -141,6 +147,65 @@ export function shellPayloads(code: string, depth = 0): string[] {
     }
   }
   return [...new Set(out)];
+}
+
+/**
+ * Ways code reaches a program or a function by a computed name (`__import__`, `getattr`,
+ * `send`, `require(name)`): what it runs then is known only when it runs.
+ */
+const REFLECTION =
+  /__import__|importlib|\bgetattr\b|\bglobals\s*\(|\bvars\s*\(|__builtins__|__dict__|\bcompile\s*\(|\bFunction\s*\(|\b(?:public_)?send\s*\(|instance_eval|constantize|\bdo\s*\(?\s*["'$]|\b(?:require|import)\s*\((?!\s*(["'])[^"']*\1\s*\))|\[\s*["'][^"']*["']\s*\+|&\s*\$|\$\{\s*\\|->\$\w+\s*\(/;
+
+/**
+ * Why the code may run a program that its literal text does not name, or undefined when every
+ * call that runs one (`system`, `subprocess.run`, backticks) is given only literal text: an
+ * argument built at run time (`"cu" + "rl"`, `"cu" "rl"`, a variable, interpolation) or a
+ * computed name. Literal payloads are read by `shellPayloads` for rules to see.
+ */
+export function computedRuns(code: string): string | undefined {
+  const reflective = REFLECTION.exec(code);
+  if (reflective) return `its inline code reaches code by a computed name (${reflective[0].trim()})`;
+  if (!MAY_RUN.test(code)) return undefined;
+  const literals = stringLiterals(code);
+  for (const l of literals) {
+    if (l.runs && /[$@]|#\{/.test(l.text)) return "its inline code runs a command built at run time";
+  }
+  for (const m of code.matchAll(EXEC_CALL)) {
+    const rest = argumentText(code, m.index! + m[0].length, literals);
+    if (rest !== undefined) return `its inline code runs a command built at run time (${m[0].trim()})`;
+  }
+  return undefined;
+}
+
+/**
+ * Undefined when one call's arguments are literals and list punctuation only (commas between
+ * them, brackets), no interpolation in them; otherwise the first thing that is not.
+ */
+function argumentText(code: string, from: number, literals: Literal[]): string | undefined {
+  let depth = code[from - 1] === "(" ? 1 : 0;
+  let previousLiteral = false;
+  for (let i = from; i < code.length; i++) {
+    const literal = literals.find((l) => l.start === i);
+    if (literal) {
+      // Two literals side by side are one concatenated string (awk, Python): built, not named.
+      if (previousLiteral || /[$@]|#\{/.test(literal.text) || /^[fFbBrRuU]$/.test(code[i - 1] ?? "")) {
+        return literal.text;
+      }
+      previousLiteral = true;
+      i = literal.end - 1;
+      continue;
+    }
+    const c = code[i]!;
+    if (/\s/.test(c)) continue;
+    if (c === ",") previousLiteral = false;
+    else if (c === "[" || c === "]") previousLiteral = false;
+    else if (c === "(") depth++;
+    else if (c === ")") {
+      if (--depth <= 0) return undefined;
+    } else if (depth === 0 && (c === ";" || c === "\n")) return undefined;
+    else return c;
+  }
+  return undefined;
 }
 
 /**

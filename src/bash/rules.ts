@@ -15,6 +15,12 @@ import { basename } from "./wrappers.ts";
 export interface Verdict {
   readOnly: boolean;
   noAutoAllow: string[];
+  /** What it runs that rules cannot see (see `SpecVerdict.unseen`); also in `noAutoAllow`. */
+  unseen: string[];
+  /** Shell command lines it runs, to be read as code (see `SpecVerdict.commandLines`). */
+  commandLines: { text: string; via: string }[];
+  /** Why it runs inline code of an interpreter (`python3 -c`), when it does. */
+  runsInline?: string;
   /** Words permission rules are matched against. */
   ruleWords: string[];
   paths: Access[];
@@ -88,13 +94,20 @@ const NC_EXEC = /^-[a-zA-Z]*[ec]$|^--(?:exec|sh-exec|lua-exec)(?:=|$)/;
  */
 const RUNS_PROGRAM: Record<string, RegExp[]> = {
   zip: [/^(?:-TT|--unzip-command)(?:=|$)/],
+  // Engines, providers and config files are shared objects openssl loads and runs.
+  openssl: [/^-(?:engine|provider-path|provider|pre|post|config)(?:=|$)/],
+  // PKCS#11 and FIDO providers are shared objects ssh-keygen and ssh-add load.
+  "ssh-keygen": [/^-[a-zA-Z]*[Dw]/],
+  "ssh-add": [/^-[a-zA-Z]*[sS]/],
+  // Macros expand `%(cmd)` and `%{lua:...}`: rpm runs them.
+  rpm: [/^(?:-E|--eval|-D|--define|--predefine|--macros|--rcfile|--pipe|--load)(?:=|$)/],
   cpio: [/^--rsh-command(?:=|$)/],
   nc: [NC_EXEC],
   ncat: [NC_EXEC],
   netcat: [NC_EXEC],
   socat: [/(?:^|[,!:])(?:exec|system):/i],
   nano: [/^(?:-s|--speller)(?:=|$)/],
-  sqlite3: [/^-cmd$|^\.(?:shell|system|once|output|load|read|import)\b/],
+  sqlite3: [/^-cmd$|^\.(?:shell|system|once|output|load|read|import)\b|load_extension/i],
   hash: [/^-[a-zA-Z]*p/],
   enable: [/^-[a-zA-Z]*[fn]/],
   complete: [/^-[a-zA-Z]*C/],
@@ -134,6 +147,8 @@ export function judge(words: Word[]): Verdict {
   const verdict: Verdict = {
     readOnly: false,
     noAutoAllow: [],
+    unseen: [],
+    commandLines: [],
     ruleWords: [name, ...args],
     paths: [],
     reasons: [],
@@ -152,6 +167,9 @@ export function judge(words: Word[]): Verdict {
       ...(judged.globSubcommand ? { globSubcommand: judged.globSubcommand } : {}),
     });
     verdict.noAutoAllow.push(...judged.noAutoAllow);
+    // git's options and config that run programs are judged by `gitRuns` (git-runs.ts).
+    if (name !== "git") verdict.unseen.push(...judged.unseen);
+    verdict.commandLines.push(...judged.commandLines);
   } else {
     verdict.paths = extractPaths(name, args);
     verdict.reasons.push(`${name} has no spec of what its arguments mean`);
@@ -177,12 +195,15 @@ export function judge(words: Word[]): Verdict {
   const script = args.findIndex((a) => !a.startsWith("-") && (/[./]/.test(a) || name === "bun"));
   const beforeOperand = script === -1 ? args : args.slice(0, script);
   if (inline && beforeOperand.some((a) => inline.test(a))) {
-    verdict.noAutoAllow.push(`${name} runs inline code given as an argument`);
+    verdict.runsInline = `${name} runs inline code given as an argument`;
+    verdict.noAutoAllow.push(verdict.runsInline);
   }
   const runs = args.find((a) => RUNS_PROGRAM[name]?.some((option) => option.test(a)));
-  if (runs) verdict.noAutoAllow.push(`${name} ${runs.split("=")[0]} runs another program`);
+  if (runs) runsUnseen(verdict, `${name} ${runs.split("=")[0]} runs another program`);
   if (EDITORS.has(name) && args.some((a) => /^(?:\+|-c$|--cmd$|-[a-zA-Z]*[sS]$|-u$)/.test(a))) {
-    verdict.noAutoAllow.push(`${name} +cmd / -c runs editor commands, which can run shell commands`);
+    const why = `${name} +cmd / -c runs editor commands, which can run shell commands`;
+    if (editorCommandsInert(args)) verdict.noAutoAllow.push(why);
+    else runsUnseen(verdict, why);
   }
   if (PACKAGE_RUNNERS.has(name)) {
     verdict.noAutoAllow.push(`${name} runs a package that may be downloaded first`);
@@ -247,7 +268,7 @@ const SPECIFIC: Record<string, Specific> = {
     v.noAutoAllow.push("trap registers a command that runs later");
   },
   fc(_args, v) {
-    v.noAutoAllow.push("fc runs commands again from the history");
+    runsUnseen(v, "fc runs commands again from the history");
   },
   rsync(args, v) {
     // `-e ssh` (with options) is the usual transport; any other remote shell is another program.
@@ -262,7 +283,7 @@ const SPECIFIC: Record<string, Specific> = {
       const plainSsh = /^ssh(?:\s+-[a-zA-Z]+(?:\s+[\w.@:/-]+)?)*$/.test(value ?? "") &&
         !/ProxyCommand|LocalCommand|-F|-o/i.test(value ?? "");
       if (value !== undefined && (a.includes("rsync-path") || !plainSsh)) {
-        v.noAutoAllow.push(`rsync ${a.split("=")[0]} runs another program`);
+        runsUnseen(v, `rsync ${a.split("=")[0]} runs another program`);
       }
     });
   },
@@ -285,7 +306,30 @@ const SPECIFIC: Record<string, Specific> = {
 
 function sshOptions(args: string[], v: Verdict): void {
   const why = sshRunsProgram(v.ruleWords[0] ?? "", args);
-  if (why) v.noAutoAllow.push(why);
+  if (why) runsUnseen(v, why);
+}
+
+/**
+ * Editor commands on the command line that run nothing: every `-c`/`--cmd`/`+` value is one of a
+ * few inert forms (`set nu`, `%s/a/b/` without a `\=` expression, `wq`, a line number), and no
+ * script file (`-s`, `-S`) or vimrc (`-u`) is given.
+ */
+function editorCommandsInert(args: readonly string[]): boolean {
+  const inert =
+    /^(?:set?\s+[\w=:,.+-]+(?:\s+[\w=:,.+-]+)*|%?s([/#|])(?:(?!\\=)[^!])*|\d+|w|wq!?|x|q!?|qa!?|wqa!?)$/;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (/^-(?![eE]s$)[a-zA-Z]*[sS]$|^-u$/.test(a)) return false;
+    const value = a === "-c" || a === "--cmd" ? args[++i] : a.startsWith("+") ? a.slice(1) : undefined;
+    if (value !== undefined && value !== "" && !inert.test(value.trim())) return false;
+  }
+  return true;
+}
+
+/** A program or code it runs that no reading of its words shows: no rule can see it. */
+function runsUnseen(v: Verdict, why: string): void {
+  v.noAutoAllow.push(why);
+  v.unseen.push(why);
 }
 
 /** A package spec that is a URL, git remote, tarball or local path rather than a registry name. */
@@ -311,13 +355,20 @@ function packageManager(args: string[], v: Verdict): void {
   }
   if (sub === "pkg" && rest[0] === "set" && rest.some((a) => a.startsWith("scripts."))) {
     v.noAutoAllow.push("npm pkg set scripts.* changes what npm runs");
+    // `npm pkg set scripts.test="curl x" && npm test`: the value is the command line npm will run.
+    for (const a of rest.filter((a) => /^scripts\.[^=]+=/.test(a))) {
+      v.commandLines.push({
+        text: a.slice(a.indexOf("=") + 1),
+        via: `npm pkg set ${a.slice(0, a.indexOf("="))}`,
+      });
+    }
   }
   if (sub === "set-script") v.noAutoAllow.push("npm set-script changes what npm runs");
   if (sub === "config" && rest[0] === "set") {
     v.noAutoAllow.push("npm config set can change which programs npm runs");
   }
   if (args.some((a) => /^--(?:script-shell|node-options)(?:=|$)/.test(a))) {
-    v.noAutoAllow.push("--script-shell / --node-options make npm run another program");
+    runsUnseen(v, "--script-shell / --node-options make npm run another program");
   }
 }
 

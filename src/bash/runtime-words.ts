@@ -60,13 +60,35 @@ export function opaqueParts(j: Judged): string[] {
   const name = j.words[0];
   if (name?.dynamic) return [`${name.text} runs a command whose name is known only when it runs`];
   const runtime = j.words.slice(1).filter((w) => w.dynamic);
-  if (runtime.length === 0) return [];
-  if (SHELLS.has(j.name) || j.name === "source" || j.name === ".") {
+  if (runtime.length > 0 && (SHELLS.has(j.name) || j.name === "source" || j.name === ".")) {
     return [`${j.name} runs shell code from ${runtime[0]!.text}, known only when it runs`];
   }
+  const file = scriptFile(j);
+  if (file !== undefined) return [`${j.name} runs the shell code in ${file}, known only when it runs`];
+  if (runtime.length === 0) return [];
   const code = j.inline;
   const inCode = code ? runtime.find((w) => w.text !== "" && code.includes(w.text)) : undefined;
   return inCode ? [`${j.name} runs inline code holding ${inCode.text}, known only when it runs`] : [];
+}
+
+/**
+ * The file of shell code a shell or `source` reads (`source t.sh`, `bash t.sh`): what it holds
+ * is known only when it runs. Not `/dev/stdin`, whose code is judged as the command's input.
+ */
+function scriptFile(j: Judged): string | undefined {
+  if (j.name === "source" || j.name === ".") return j.args[0] === "/dev/stdin" ? undefined : j.args[0];
+  if (!SHELLS.has(j.name)) return undefined;
+  for (let i = 0; i < j.args.length; i++) {
+    const a = j.args[i]!;
+    if (a === "--") return j.args[i + 1];
+    if (/^-[a-zA-Z]*[cs]/.test(a)) return undefined;
+    if (a === "-o" || a === "+o" || a === "-O" || a === "+O") {
+      i++;
+      continue;
+    }
+    if (!/^[-+]/.test(a)) return a === "/dev/stdin" ? undefined : a;
+  }
+  return undefined;
 }
 
 /** A word with its unknown parts (`$x`, `${x%y}`, `$(cmd)`, `` `cmd` ``) replaced by `value`. */

@@ -20,6 +20,8 @@ export interface SedVerdict {
   danger: string | null;
   /** Files written by `w FILE` commands or flags. */
   writes: string[];
+  /** It runs commands (`e`, the `e` flag, a script file): what they are is not read. */
+  runs?: boolean;
 }
 
 /** Reads sed's arguments (GNU and BSD forms: `-i`, `-i.bak`, `-i ''`, `--in-place=SUFFIX`). */
@@ -65,7 +67,10 @@ const SIMPLE_COMMANDS = "pdqQl=nN";
 /** Checks every script of one sed invocation against the whitelist. */
 export function validateSed(sed: SedInvocation): SedVerdict {
   const verdict: SedVerdict = { valid: sed.scriptFiles.length === 0, danger: null, writes: [] };
-  if (sed.scriptFiles.length > 0) verdict.danger = "sed -f runs a script file that cannot be checked";
+  if (sed.scriptFiles.length > 0) {
+    verdict.danger = "sed -f runs a script file that cannot be checked";
+    verdict.runs = true;
+  }
   for (const script of sed.scripts) checkScript(script, verdict);
   return verdict;
 }
@@ -120,8 +125,10 @@ function checkScript(script: string, verdict: SedVerdict): void {
     if (command === "w" || command === "W") {
       verdict.danger = "the sed script writes a file (w)";
       verdict.writes.push(script.slice(i).split("\n")[0]!.trim());
-    } else if (command === "e") verdict.danger = "the sed script runs shell commands (e)";
-    else if (command === "r" || command === "R") verdict.danger ??= "the sed script reads another file (r)";
+    } else if (command === "e") {
+      verdict.danger = "the sed script runs shell commands (e)";
+      verdict.runs = true;
+    } else if (command === "r" || command === "R") verdict.danger ??= "the sed script reads another file (r)";
     if (verdict.danger !== null) return;
     // Not whitelisted, but the rest is still read for e and w: `{`, `}` and `!` only group or
     // negate; text and label commands (a, i, c, b, t, T, :) run to the end of their line.
@@ -157,6 +164,7 @@ function substituteFlags(script: string, from: number, verdict: SedVerdict): num
       verdict.writes.push(script.slice(i + 1).split("\n")[0]!.trim());
     } else if (flag === "e" || flag === "E") {
       verdict.danger = "the sed substitution runs its result as a command (e flag)";
+      verdict.runs = true;
     }
     return script.length;
   }

@@ -23,6 +23,13 @@ export interface SpecVerdict {
   reasons: string[];
   /** Why no prefix rule may cover it (a program or code it runs). */
   noAutoAllow: string[];
+  /**
+   * What it runs that no reading of its words can show: a program or code named in an option, a
+   * file of code, a checker's finding that the code runs commands. Rules cannot see it.
+   */
+  unseen: string[];
+  /** Shell command lines it runs (options with `shell`), for the analysis to read as code. */
+  commandLines: { text: string; via: string }[];
   /** Why it prints secrets (also in `reasons`): no allow rule may approve it. */
   secrets: string[];
   paths: Access[];
@@ -397,6 +404,8 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     readOnly: false,
     reasons,
     noAutoAllow: blocks,
+    unseen: level.table.runs ? blocks.filter((b) => b.startsWith("an unquoted glob")) : [],
+    commandLines: [],
     secrets: [],
     paths: [],
     ruleWords: [name, ...(spec.rulesSkipGlobals ? texts.slice(ruleStart) : texts)],
@@ -509,7 +518,10 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
   if (use.option?.codeFile) {
     path("read");
     v.reasons.push(`${what}: a file of code that cannot be checked`);
-    if (use.role === "program") v.noAutoAllow.push(`${label} ${use.label} ${why ?? "runs code from a file"}`);
+    if (use.role === "program") {
+      v.noAutoAllow.push(`${label} ${use.label} ${why ?? "runs code from a file"}`);
+      v.unseen.push(`${label} ${use.label} ${use.text} ${why ?? "runs code from a file"}`);
+    }
     return;
   }
   switch (use.role) {
@@ -525,14 +537,24 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
       path("write");
       v.reasons.push(`${what} ${why ?? "writes"}`);
       break;
-    case "program":
+    case "program": {
       v.reasons.push(`${what} ${why ?? "runs another program"}`);
       v.noAutoAllow.push(`${label} ${use.label} ${why ?? "runs another program"}`);
+      const shell = use.option?.shell;
+      // A flag runs a program the tool picks (a browser, gpg) or words the analysis unwraps (find -exec).
+      if (use.flag) return;
+      if (shell === undefined) v.unseen.push(`${what} ${why ?? "runs another program"}`);
+      else if (shell === true) v.commandLines.push({ text: use.text, via: `${label} ${use.label}` });
+      else if (use.text.startsWith(shell)) {
+        v.commandLines.push({ text: use.text.slice(shell.length), via: `${label} ${use.label}` });
+      }
       return;
+    }
     case "code":
       if (!check) {
         v.reasons.push(`${what} ${why ?? "is code the command runs"}`);
         v.noAutoAllow.push(`${label} ${use.label} ${why ?? "runs code given as an argument"}`);
+        v.unseen.push(`${what} ${why ?? "is code the command runs"}`);
         return;
       }
       break;
@@ -574,6 +596,7 @@ function judgeUse(use: Use, v: SpecVerdict, label: string): void {
     if (found.runs) {
       v.reasons.push(`${what}: ${found.runs}`);
       v.noAutoAllow.push(`${label}: ${found.runs}`);
+      if (found.hidden) v.unseen.push(`${what}: ${found.runs}`);
     }
     for (const p of found.paths ?? []) {
       v.paths.push(p);

@@ -17,6 +17,8 @@ export interface CheckResult {
   secret?: string;
   /** Why the value makes the command run other programs (no prefix rule may cover it). */
   runs?: string;
+  /** What `runs` names is not read by the analysis (a command the code computes): rules cannot see it. */
+  hidden?: boolean;
   /** Files the value makes the command touch. */
   paths?: Access[];
 }
@@ -45,7 +47,9 @@ const CHECKERS: Record<Check, Checker> = {
   "kube-raw": kubeRawPath,
   "tar-archive": (text) =>
     // GNU tar reads `host:file` (a colon before any slash) through rsh, unless --force-local.
-    /^[^/]*:/.test(text) ? { runs: "an archive name with a colon is remote: tar runs rsh to reach it" } : {},
+    /^[^/]*:/.test(text)
+      ? { runs: "an archive name with a colon is remote: tar runs rsh to reach it", hidden: true }
+      : {},
   // `date -d 'TZ="/path" now'` loads /path as a zone file (read as the command's own, any file).
   "date-string": (text) =>
     /TZ\s*=/.test(text) ? { problem: "a TZ= in the date string makes date read the zone file it names" } : {},
@@ -131,6 +135,7 @@ function sedScript(text: string): CheckResult {
   return {
     ...(verdict.valid ? {} : { problem: "the sed script is not one of the forms known to only read" }),
     ...(verdict.danger ? { runs: verdict.danger } : {}),
+    ...(verdict.runs ? { hidden: true } : {}),
     paths: verdict.writes.map((path) => ({ path, access: "write" as const })),
   };
 }
@@ -143,17 +148,17 @@ function sedScript(text: string): CheckResult {
 function awkProgram(program: string): CheckResult {
   const text = program.replace(/\\\r?\n/g, "");
   if (/\bsystem\b|@/.test(text)) {
-    return { runs: "the awk program runs commands (system() or gawk's @ forms)" };
+    return { runs: "the awk program runs commands (system() or gawk's @ forms)", hidden: true };
   }
   if (/\bgetline\b/.test(text)) {
     return /\|/.test(text)
-      ? { runs: "the awk program runs a command and reads its output (| getline)" }
+      ? { runs: "the awk program runs a command and reads its output (| getline)", hidden: true }
       : { problem: "the awk program reads files with getline that are not named as operands" };
   }
   const firstPrint = text.search(/\bprintf?\b/);
   if (firstPrint !== -1 && /[>|]/.test(text.slice(firstPrint).replace(/\|\|/g, ""))) {
     return /\|/.test(text.slice(firstPrint).replace(/\|\|/g, ""))
-      ? { runs: "the awk program pipes its output to a command" }
+      ? { runs: "the awk program pipes its output to a command", hidden: true }
       : { runs: "the awk program writes files (print >)" };
   }
   if (/\b(?:ENVIRON|PROCINFO|SYMTAB|FUNCTAB)\b/.test(text)) {
@@ -209,7 +214,10 @@ function gitRevision(word: string): CheckResult {
 
 function gitRemote(remote: string): CheckResult {
   if (/^(?:ext|fd)::/.test(remote)) {
-    return { runs: `git's ${remote.slice(0, remote.indexOf("::") + 2)} transport runs a command` };
+    return {
+      runs: `git's ${remote.slice(0, remote.indexOf("::") + 2)} transport runs a command`,
+      hidden: true,
+    };
   }
   if (/^(?:[/.~]|file:\/\/)/.test(remote)) {
     return { paths: [{ path: remote.replace(/^file:\/\//, ""), access: "read" }] };

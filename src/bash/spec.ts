@@ -104,6 +104,12 @@ export interface OptionSpec {
   changes?: Readonly<Record<string, Role>>;
   /** Switches a command whose `effect` writes to a mode that only reads (`unzip -l`). */
   readMode?: boolean;
+  /**
+   * With role `program`: the value is a shell command line the tool runs with `sh -c` (`tar
+   * --to-command`), read as code so that rules see what it runs. A string: only a value starting
+   * with it is one, the rest of the value (`--checkpoint-action=exec=CMD`); other values are inert.
+   */
+  shell?: true | string;
   /** No prefix rule may cover the command when given, though the role is only `write` (find -delete). */
   noPrefixRule?: boolean;
   /** Why the role is what it is, shown in reasons (`runs the program named by its value`). */

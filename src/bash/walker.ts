@@ -69,8 +69,12 @@ class Walker {
   readonly commands: RawCommand[] = [];
   readonly complex = new Set<string>();
   readonly functions: FunctionDefinition[] = [];
-  /** Literal text bash evaluates as an arithmetic expression or a variable name. */
+  /** Literal text bash evaluates as an arithmetic expression or a variable name, or runs later. */
   readonly evaluated: string[] = [];
+  /** Names arithmetic evaluates, whose values bash evaluates in turn (`(( x ))`). */
+  readonly arithmeticNames: string[] = [];
+  /** Names bound to a value known only at run time that is not a number (`x=$(cat f)`, `for x in $(…)`). */
+  readonly unknownValues = new Set<string>();
   /** Here-document bodies whose substitutions the parser left as text (see `heredoc`). */
   readonly hereDocuments: string[] = [];
   /** Loop variables bound to a pattern (`for f in *.md`): they stand for the files it matches. */
@@ -202,6 +206,7 @@ class Walker {
     for (const value of known ? values : [undefined]) {
       const inner: Scope = new Map(scope);
       inner.set(name, value?.text ?? null);
+      if (!known) this.unknownValues.add(name);
       if (value?.glob) this.patternNames.add(name);
       this.statement(body, inner, depth + 1, nested);
     }
@@ -227,18 +232,29 @@ class Walker {
   /**
    * Arithmetic (`(( ))`, `$(( ))`, `for ((;;))`, `${x:offset}`): bash evaluates the text of quoted
    * strings in it, and the values of the variables it names, as expressions, so `a[$(cmd)]` in
-   * them runs `cmd`. Those texts are recorded for the analyzer to read as code.
+   * them runs `cmd`. Those texts are recorded for the analyzer to read as code, and the names for
+   * it to check. With `named`, the node's first child is the parameter (`${x:1}`, `a[i]=v`): only
+   * its subscript is arithmetic.
    */
-  private arithmetic(node: Node, scope: Scope): void {
+  private arithmetic(node: Node, scope: Scope, named = false): void {
     const visit = (part: Node): void => {
       if (part.type === "raw_string") this.evaluated.push(part.text.slice(1, -1));
       else if (part.type === "ansi_c_string") this.evaluated.push(part.text.slice(2, -1));
       else if (part.type === "variable_name") {
+        this.arithmeticNames.push(part.text);
         const value = scope.get(part.text);
         if (typeof value === "string") this.evaluated.push(value);
+      } else if (part.type === "word" && part.parent?.type === "subscript") {
+        this.arithmeticNames.push(...(part.text.match(/[A-Za-z_]\w*/g) ?? []));
       } else for (const child of part.namedChildren) visit(child);
     };
-    visit(node);
+    if (!named) return visit(node);
+    // In `${x:-$y}`, `${x#$y}` only the subscript is arithmetic; in `${x:o:n}` the offsets are too.
+    const rest = node.type !== "expansion" || node.children.some((c) => c.type === ":");
+    node.namedChildren.forEach((part, i) => {
+      if (i > 0 && rest) visit(part);
+      else if (part.type === "subscript") part.namedChildren.slice(1).forEach(visit);
+    });
   }
 
   /** `a && b || c`: left-deep in the tree, flattened without recursion so 10,000 parts are cheap. */
@@ -488,6 +504,10 @@ class Walker {
   }
 
   private bind(scope: Scope, { name, value, computed }: Assignment): void {
+    // `$((...))` gives a number; any other computed value may hold code for arithmetic to run.
+    if (computed && !/^(?:\$\(\([^]*\)\)|\d)*$/.test(value)) {
+      this.unknownValues.add(name.replace(/\[.*$/s, ""));
+    }
     // A second assignment or a computed value: later uses cannot be resolved statically.
     scope.set(name, scope.has(name) || computed ? null : value);
   }
@@ -498,7 +518,7 @@ class Walker {
     if (target?.type === "subscript") {
       // `a[expr]=v`: bash evaluates the subscript, and runs any substitution in it.
       this.tooComplex("assignment to an array element (its subscript is evaluated)");
-      this.arithmetic(target, scope);
+      this.arithmetic(target, scope, true);
       for (const part of target.namedChildren.slice(1)) this.word(part, scope, depth, subs);
     }
     const valueNode = node.namedChildren[1];
@@ -660,10 +680,12 @@ class Walker {
           return this.variable(name.text, node.text, scope, out, inQuotes);
         }
         this.tooComplex("parameter expansion ${...}");
+        // Backquotes in a default (`${x:=`cmd`}`) run when the expansion does.
+        if (node.text.includes("`")) this.evaluated.push(node.text);
         // `${!n}` evaluates n's value as a name; offsets and subscripts are arithmetic.
         const indirect = node.child(1)?.type === "!" ? scope.get(name?.text ?? "") : undefined;
         if (typeof indirect === "string") this.evaluated.push(indirect);
-        this.arithmetic(node, scope);
+        this.arithmetic(node, scope, true);
         out.dynamic = true;
         out.text += node.text;
         for (const child of node.namedChildren) {
@@ -792,6 +814,8 @@ export function walkTree(root: Node): WalkResult {
     complex: [...walker.complex],
     functions: walker.functions,
     evaluated: walker.evaluated,
+    arithmeticNames: walker.arithmeticNames,
+    unknownValues: [...walker.unknownValues],
     hereDocuments: walker.hereDocuments,
   };
 }

@@ -289,13 +289,13 @@ function open(inv: Invocation, out: Out, depth: number): void {
     case "su":
     case "runuser":
     case "script": {
-      const c = texts.findIndex((t) => /^-[a-zA-Z]*c$/.test(t) || t === "--command");
-      if (c === -1 && name === "runuser" && texts.includes("-u")) {
+      const command = commandValue(texts);
+      if (command === undefined && name === "runuser" && texts.includes("-u")) {
         return derive(skipFlags(texts, 1, "ugG"), name);
       }
       inv.notes.push(`${name} runs a shell command`);
       out.invocations.push(inv);
-      if (c !== -1) script(texts[c + 1] ?? "", `${name} -c`);
+      if (command !== undefined) script(command, `${name} -c`);
       return;
     }
     case "emulate": {
@@ -606,4 +606,20 @@ export function stdinScript(inv: Invocation, stdin: string | undefined): Script 
     ? args[0] === "/dev/stdin"
     : (name === "at" || name === "batch") && !args.some((a) => /^-[a-zA-Z]*[flrdc]/.test(a));
   return reads ? { text: stdin, via: `${name} <input>`, env: {} } : undefined;
+}
+
+/**
+ * The value of `-c` / `--command` of su, runuser and script, as getopt_long reads it: `-c CMD`,
+ * `-qcCMD`, `--command=CMD`, `--command CMD`, and any abbreviation (`--comm=CMD`).
+ */
+function commandValue(texts: readonly string[]): string | undefined {
+  for (let i = 1; i < texts.length; i++) {
+    const t = texts[i]!;
+    if (t === "--") return undefined;
+    const long = /^--(c[a-z]*)(?:=([^]*))?$/.exec(t);
+    if (long && "command".startsWith(long[1]!)) return long[2] ?? texts[i + 1] ?? "";
+    const short = /^-[a-zA-Z]*?c([^]*)$/.exec(t);
+    if (short && !t.startsWith("--")) return short[1] !== "" ? short[1] : texts[i + 1] ?? "";
+  }
+  return undefined;
 }

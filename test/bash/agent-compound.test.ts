@@ -34,6 +34,8 @@ interface Case {
   /** Files the line reads, relative to its directory. */
   files?: Record<string, string>;
   env?: Record<string, string>;
+  /** Programs the line needs beyond `TOOLS`: linked too, and the real-bash run is skipped without them. */
+  needs?: string[];
 }
 
 const FIXTURE = join(import.meta.dir, "../../fixtures/bash/agent-compound.jsonl");
@@ -103,6 +105,11 @@ function systemProgram(name: string): string | undefined {
 
 describe.skipIf(!BASH)("the hostile lines really run what they hide (real bash, stubbed programs)", () => {
   test.each(cases.filter((c) => c.runs).map((c) => [c.command, c] as const))("%s", (_command, c) => {
+    const missing = (c.needs ?? []).filter((tool) => !systemProgram(tool));
+    if (missing.length > 0) {
+      console.log(`skipped: ${c.command}: ${missing.join(", ")} not installed`);
+      return;
+    }
     const dir = mkdtempSync(join(tmpdir(), "toolrt-compound-"));
     const bin = join(dir, "bin");
     mkdirSync(bin);
@@ -110,7 +117,7 @@ describe.skipIf(!BASH)("the hostile lines really run what they hide (real bash, 
     const log = join(dir, "stub.log");
     writeFileSync(join(bin, stubbed), `#!${BASH}\necho "${stubbed} $*" >> "$STUB_LOG"\n`);
     chmodSync(join(bin, stubbed), 0o755);
-    for (const tool of TOOLS.filter((t) => t !== stubbed)) {
+    for (const tool of [...TOOLS, ...(c.needs ?? [])].filter((t) => t !== stubbed)) {
       const found = systemProgram(tool);
       if (found) symlinkSync(found, join(bin, tool));
     }

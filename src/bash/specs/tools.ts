@@ -194,7 +194,9 @@ export const TOOLS: SpecFamily = {
 };
 
 function tarSpec(): CommandSpec {
-  const program = (names: string, why: string) => opt(names, { role: "program", why });
+  // tar runs each of these as a shell command line (sh -c) or a program with arguments.
+  const program = (names: string, why: string, shell: true | string = true) =>
+    opt(names, { role: "program", why, shell });
   return {
     summary: "archives (GNU tar: argp, long options by unique prefix; `tar tzf` old style)",
     oldStyleFirstWord: true,
@@ -232,7 +234,7 @@ function tarSpec(): CommandSpec {
       program("-F --info-script --new-volume-script", "runs this script at the end of each volume"),
       program("--rsh-command", "reaches a remote archive through this command"),
       program("--rmt-command", "runs this command as the remote tape server"),
-      program("--checkpoint-action", "runs actions (exec=COMMAND among them) at checkpoints"),
+      program("--checkpoint-action", "runs actions (exec=COMMAND among them) at checkpoints", "exec="),
       effect("--remove-files", "write", "removes files after adding them"),
       ...flags(
         "--check-device",
