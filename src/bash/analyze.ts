@@ -14,13 +14,7 @@ import { runChecks, walkedCheck } from "./checks.ts";
 import { joinContinuations } from "./continuation.ts";
 import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
-import {
-  computedRuns,
-  inlineCode,
-  readsLanguage,
-  runsComputedCommand,
-  shellPayloads,
-} from "./inline-code.ts";
+import { computedRuns, inlineCode, readsLanguage, shellPayloads } from "./inline-code.ts";
 import { printedSecrets } from "./secret-output.ts";
 import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
@@ -569,7 +563,7 @@ function evaluationRisks(name: string, args: string[]): string[] {
 function payloadScripts(j: Judged): Script[] {
   const out: Script[] = (j.commandLines ?? []).map(({ text, via }) => ({ text, via, env: {} }));
   j.inline = inlineCode(j.name, j.args)?.code ?? null;
-  if (j.inline !== null && runsComputedCommand(j.inline)) j.command.runsComputed = true;
+  if (j.inline !== null && computedRuns(j.inline) !== undefined) j.command.runsComputed = true;
   for (const text of j.inline === null ? [] : shellPayloads(j.inline)) {
     out.push({ text, via: `${j.name} inline code`, env: {} });
   }

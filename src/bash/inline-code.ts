@@ -208,56 +208,6 @@ function argumentText(code: string, from: number, literals: Literal[]): string |
   return undefined;
 }
 
-/**
- * The code runs a command it builds while it runs: a call that runs commands whose first argument
- * is not one string literal or a list of them (`os.system("cu" + "rl x")`, `system(c "rl")`,
- * `execSync(Buffer.from(...))`). Which program that is, no rule can see.
- */
-export function runsComputedCommand(code: string): boolean {
-  if (!MAY_RUN.test(code)) return false;
-  const literals = stringLiterals(code);
-  for (const m of code.matchAll(EXEC_CALL)) {
-    const from = m.index! + m[0].length;
-    const rest = code.slice(from);
-    const end = argumentEnd(code, from, literals);
-    // Blank out the literals: what is left of the first argument must be nothing but punctuation,
-    // and outside a list one literal only (`"cu" "rl x"` is joined while it runs).
-    let first = "";
-    let joined = 0;
-    for (let i = from; i < end; i++) {
-      const literal = literals.find((l) => l.start === i);
-      if (literal) {
-        first += '""';
-        if (!first.includes("[")) joined++;
-        i = literal.end - 1;
-        continue;
-      }
-      if (code[i] === "," && !first.includes("[")) break;
-      first += code[i];
-    }
-    if (rest.trim() === "") continue;
-    if (joined > 1 || !/^[\s[\]"',{}]*$/.test(first.replace(/""/g, ""))) return true;
-  }
-  return false;
-}
-
-/** Where one call's arguments end: its closing parenthesis, or the statement's end. */
-function argumentEnd(code: string, from: number, literals: Literal[]): number {
-  let depth = code[from - 1] === "(" ? 1 : 0;
-  for (let i = from; i < code.length; i++) {
-    const literal = literals.find((l) => l.start === i);
-    if (literal) {
-      i = literal.end - 1;
-      continue;
-    }
-    const c = code[i]!;
-    if (c === "(") depth++;
-    else if (c === ")" && --depth <= 0) return i;
-    else if (depth === 0 && (c === ";" || c === "\n" || c === "}")) return i;
-  }
-  return code.length;
-}
-
 /** The literals of one call's arguments, up to its closing parenthesis (or the statement's end). */
 function argumentLiterals(
   code: string,
