@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import {
+  LEARNER_OPTIONS,
   learnTerms,
   serializeTable,
   toolTerms,
@@ -32,17 +33,7 @@ const pairs: TrainingPair[] = [
   ["forget my note", "mcp__notes__delete_note"],
 ].map(([request, tool]) => ({ request: request!, tool: tool! }));
 // Small catalog: no word is too common to learn.
-const options = {
-  iterations: 8,
-  nameWeight: 3,
-  descriptionWeight: 0.3,
-  nullWeight: 4,
-  minCount: 2,
-  minServers: 2,
-  minProbability: 0.15,
-  maxTerms: 6,
-  maxTargetShare: 1,
-};
+const options = { ...LEARNER_OPTIONS, maxTargetShare: 1 };
 
 describe("term learner", () => {
   const table = learnTerms(pairs, toolTerms(tools, options), options);
