@@ -51,6 +51,21 @@ export const SECRET_ENV_NAMES: readonly SecretEnvPattern[] = [
     why: "inline cluster logins (KUBECONFIG itself is a path)",
     catches: ["KUBECONFIG_DATA"],
   },
+  {
+    pattern: "*KUBE*CONFIG*_DATA",
+    why: "a whole kubeconfig inline, base64 or not (CI's KUBE_CONFIG_DATA)",
+    catches: ["KUBE_CONFIG_DATA", "PROD_KUBECONFIG_DATA"],
+  },
+  {
+    pattern: "*DOCKER*CONFIG*_DATA",
+    why: "a docker client config inline, with its registry logins",
+    catches: ["DOCKER_CONFIG_DATA"],
+  },
+  {
+    pattern: "*DOCKER*CONFIG*JSON",
+    why: "a docker client config inline (.dockerconfigjson), with its registry logins",
+    catches: ["DOCKER_CONFIG_JSON", "DOCKERCONFIGJSON"],
+  },
   { pattern: "*CREDENTIAL*", why: "credential files and blobs", catches: ["GOOGLE_APPLICATION_CREDENTIALS"] },
   { pattern: "*_KEY", why: "keys", catches: ["STRIPE_KEY", "OPENAI_KEY"] },
   { pattern: "*_KEY_ID", why: "key ids that pair with a secret", catches: ["AWS_ACCESS_KEY_ID"] },
@@ -89,7 +104,59 @@ export const SECRET_ENV_NAMES: readonly SecretEnvPattern[] = [
   { pattern: "GPG_AGENT_INFO", why: "the gpg agent signs for the user", catches: ["GPG_AGENT_INFO"] },
 ];
 
-export const DEFAULT_SECRET_ENV_PATTERNS: readonly string[] = SECRET_ENV_NAMES.map((e) => e.pattern);
+/**
+ * Words that make a name secret wherever they stand as a part of it (parts are split on `_`):
+ * `DB_PASS`, `PASS_DB`, `X_AUTH_Y`, `STRIPE_KEY_LIVE`. A part is matched whole, so `KEYBOARD`,
+ * `ASKPASS`, `BYPASS`, `AUTHOR` and `OLDPWD` are other words. `alone: false`: the word by itself is
+ * a name commands need (`PWD`).
+ */
+export interface SecretEnvWord {
+  word: string;
+  why: string;
+  catches: readonly string[];
+  alone?: false;
+}
+
+export const SECRET_ENV_WORDS: readonly SecretEnvWord[] = [
+  {
+    word: "PASS",
+    why: "a password",
+    catches: ["PASS", "DB_PASS", "PASS_DB", "KEYSTORE_PASS", "DB_PASS_PROD"],
+  },
+  { word: "PASSWD", why: "a password", catches: ["PASSWD", "PASSWD_DB", "SMTP_PASSWD"] },
+  { word: "PASSWORD", why: "a password", catches: ["PASSWORD", "PASSWORD_DB"] },
+  {
+    word: "PWD",
+    why: "a password spelled PWD (PWD itself is the working directory)",
+    catches: ["PWD_DB", "MYSQL_PWD", "DB_PWD_PROD"],
+    alone: false,
+  },
+  { word: "PASSPHRASE", why: "a key passphrase", catches: ["PASSPHRASE", "KEY_PASSPHRASE_X"] },
+  { word: "AUTH", why: "an auth string or header", catches: ["AUTH", "X_AUTH_Y", "AUTH_DB"] },
+  { word: "CREDENTIAL", why: "a credential", catches: ["CREDENTIAL", "CREDENTIAL_JSON"] },
+  { word: "CREDENTIALS", why: "credentials", catches: ["CREDENTIALS", "SERVICE_CREDENTIALS_B64"] },
+  { word: "CREDS", why: "credentials", catches: ["CREDS", "CREDS_JSON"] },
+  { word: "SECRET", why: "a secret", catches: ["SECRET", "SECRET_X"] },
+  { word: "SECRETS", why: "secrets", catches: ["SECRETS", "APP_SECRETS_JSON"] },
+  { word: "TOKEN", why: "a token", catches: ["TOKEN", "TOKEN_X"] },
+  { word: "TOKENS", why: "tokens", catches: ["TOKENS", "CI_TOKENS_JSON"] },
+  { word: "KEY", why: "a key", catches: ["KEY", "KEY_X", "STRIPE_KEY_LIVE", "API_KEY"] },
+  { word: "KEYS", why: "keys", catches: ["KEYS", "SIGNING_KEYS_JSON"] },
+  { word: "APIKEY", why: "an API key", catches: ["APIKEY", "APIKEY_PROD"] },
+  { word: "PRIVKEY", why: "a private key", catches: ["PRIVKEY", "TLS_PRIVKEY_PEM"] },
+  { word: "JWT", why: "a signed token", catches: ["JWT", "JWT_X"] },
+];
+
+/** The globs one word stands for: the whole name, or a part at the start, the end or in between. */
+export function wordGlobs(entry: SecretEnvWord): string[] {
+  const { word } = entry;
+  return [...(entry.alone === false ? [] : [word]), `${word}_*`, `*_${word}`, `*_${word}_*`];
+}
+
+export const DEFAULT_SECRET_ENV_PATTERNS: readonly string[] = [
+  ...SECRET_ENV_NAMES.map((e) => e.pattern),
+  ...SECRET_ENV_WORDS.flatMap(wordGlobs),
+];
 
 /** Names commands need that no default pattern may catch (tested against every pattern). */
 export const NEEDED_ENV_NAMES: readonly string[] = [
@@ -123,6 +190,11 @@ export const NEEDED_ENV_NAMES: readonly string[] = [
   "SSH_ASKPASS",
   "REDIS_URL",
   "MONGODB_URI",
+  "DOCKER_CONFIG",
+  "KEYMAP",
+  "XKB_DEFAULT_KEYMAP",
+  "PGPASSFILE",
+  "HOSTNAME",
 ];
 
 /** Turns a shell-style glob into an anchored, case-insensitive regular expression. */
@@ -133,10 +205,16 @@ export function globToRegExp(glob: string): RegExp {
 
 /** `scheme://userinfo@`: the user-info part of any URL anywhere in a value (several per value too). */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+/**
+ * `user:password@host` with no scheme at the start of a value: curl, pip and git take a proxy
+ * spelled so (`HTTPS_PROXY=user:pass@proxy:3128`). A colon before the `@` tells it from an e-mail
+ * address or `git@host:repo`.
+ */
+const BARE_USERINFO = /^[^\s/:@]+:[^\s/@]*@(?=[^\s/@])/;
 
 /** `value` with the user-info (user name, password, token) removed from every URL in it. Pure. */
 export function stripUrlCredentials(value: string): string {
-  return value.replace(URL_USERINFO, "$1");
+  return value.replace(URL_USERINFO, "$1").replace(BARE_USERINFO, "");
 }
 
 export interface ScrubbedEnv {

@@ -111,6 +111,26 @@ describe.skipIf(!usable)("bwrap runs", () => {
     expect(r.stdout).not.toContain("value-of-the-api-key");
     expect(r.stdout).not.toContain("value-of-the-extra-thing");
   });
+  test("passwords and logins under other spellings are gone too; PWD stays", async () => {
+    const names = [
+      "DB_PASS",
+      "KEYSTORE_PASS",
+      "PASS",
+      "AUTH",
+      "PWD_DB",
+      "KUBECONFIG_DATA",
+      "KUBE_CONFIG_DATA",
+    ];
+    const env = Object.fromEntries(names.map((n) => [n, `value-of-${n.toLowerCase()}-x`]));
+    const r = await run(`env; printf 'pwd=%s\\n' "$PWD"`, {}, {
+      ...env,
+      HTTPS_PROXY: "u:s3cr3t-pw@proxy:3128",
+    });
+    for (const name of names) expect(r.stdout).not.toContain(`value-of-${name.toLowerCase()}-x`);
+    expect(r.stdout).toContain("HTTPS_PROXY=proxy:3128");
+    expect(r.stdout).not.toContain("s3cr3t-pw");
+    expect(r.stdout).toContain(`pwd=${ws}\n`);
+  });
   test("denyRead hides a directory", async () => {
     mkdirSync(join(dir, "secret"));
     writeFileSync(join(dir, "secret", "key"), "s3cr3t");

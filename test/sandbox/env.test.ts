@@ -5,7 +5,9 @@ import {
   NEEDED_ENV_NAMES,
   scrubEnv,
   SECRET_ENV_NAMES,
+  SECRET_ENV_WORDS,
   stripUrlCredentials,
+  wordGlobs,
 } from "../../src/sandbox/env.ts";
 
 describe("environment scrubbing", () => {
@@ -56,6 +58,46 @@ describe("every reviewed secret-name pattern", () => {
       for (const name of NEEDED_ENV_NAMES) expect(kept[name]).toBe("v");
     });
   }
+  for (const entry of SECRET_ENV_WORDS) {
+    test(`the word ${entry.word} (${entry.why}) drops ${entry.catches.join(", ")} and nothing commands need`, () => {
+      const env = Object.fromEntries([...entry.catches, ...NEEDED_ENV_NAMES].map((n) => [n, "v"]));
+      const { removed, env: kept } = scrubEnv(env, wordGlobs(entry));
+      expect(removed).toEqual([...entry.catches].sort());
+      for (const name of NEEDED_ENV_NAMES) expect(kept[name]).toBe("v");
+    });
+  }
+  test("a word matches whole parts only: longer words that contain it stay", () => {
+    const env = Object.fromEntries(
+      [
+        "KEYBOARD_LAYOUT",
+        "GIT_ASKPASS",
+        "BYPASS_CACHE",
+        "AUTHOR",
+        "OLDPWD",
+        "PWD",
+        "MONKEY_MODE",
+        "TOKENIZERS_PARALLELISM",
+      ]
+        .map((n) => [n, "v"]),
+    );
+    const words = SECRET_ENV_WORDS.flatMap(wordGlobs);
+    expect(scrubEnv(env, words).removed).toEqual([]);
+  });
+  test("the names the red team saw survive the old list are dropped", () => {
+    const names = [
+      "DB_PASS",
+      "KEYSTORE_PASS",
+      "PASS",
+      "AUTH",
+      "PWD_DB",
+      "KUBECONFIG_DATA",
+      "KUBE_CONFIG_DATA",
+    ];
+    const env = Object.fromEntries([...names, "PWD", "OLDPWD"].map((n) => [n, "v"]));
+    const { removed, env: kept } = scrubEnv(env, DEFAULT_SECRET_ENV_PATTERNS);
+    expect(removed).toEqual([...names].sort());
+    expect(Object.keys(kept).sort()).toEqual(["OLDPWD", "PWD"]);
+  });
   test("the needed names survive all patterns together", () => {
     const env = Object.fromEntries(NEEDED_ENV_NAMES.map((n) => [n, "v"]));
     expect(scrubEnv(env, DEFAULT_SECRET_ENV_PATTERNS).removed).toEqual([]);
@@ -73,6 +115,7 @@ describe("credentials in URLs", () => {
     ["HTTPS_PROXY", "http://user:s3cret@proxy.corp:3128", "http://proxy.corp:3128"],
     ["PIP_INDEX_URL", "https://ghp_s3cret@pypi.example.com/simple", "https://pypi.example.com/simple"],
     ["AMQP_URL", "amqp://u:p@ss@rabbit:5672", "amqp://rabbit:5672"],
+    ["HTTPS_PROXY_BARE", "user:s3cret@proxy.corp:3128", "proxy.corp:3128"],
     [
       "MIRRORS",
       "https://a:s3cret@one.example,https://b:s3cret@two.example",
@@ -94,7 +137,15 @@ describe("credentials in URLs", () => {
     });
   }
   test("values without credentials are untouched", () => {
-    for (const value of ["http://proxy.corp:3128", "git@github.com:o/r.git", "a@b.c", "/usr/bin:/bin"]) {
+    for (
+      const value of [
+        "http://proxy.corp:3128",
+        "git@github.com:o/r.git",
+        "a@b.c",
+        "/usr/bin:/bin",
+        "\\u@\\h:\\w",
+      ]
+    ) {
       expect(stripUrlCredentials(value)).toBe(value);
     }
     const { stripped } = scrubEnv({ HTTPS_PROXY: "http://proxy.corp:3128" }, DEFAULT_SECRET_ENV_PATTERNS);
