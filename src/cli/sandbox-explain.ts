@@ -35,6 +35,9 @@ export async function explainSandbox(
   const readOnly = plan.mounts.filter((m) => m.op === "ro-bind");
   const out: string[] = [
     `writable: ${profile.writableRoots.join(", ")} and a private temp dir; everything else read-only`,
+    `shared temp dirs replaced by empty ones of the sandbox's own: ${
+      plan.mounts.filter((m) => m.op === "private-tmp").map((m) => m.path).join(", ") || "none"
+    }`,
     `indexed: ${scan.entries} directories; ${revalidationLine(scanned.revalidation)}`,
     `git directories (their hooks, config, config.worktree and commondir are read-only): ${git.gitDirs.length}`,
     ...git.gitDirs.map((d) =>

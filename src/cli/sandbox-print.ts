@@ -56,7 +56,7 @@ function linuxCommandLine(
 ): { text: string; problems: string[] } {
   const { plan } = planOnDisk(profile, join(RUN_DIR, "tmp"));
   let next = 3;
-  const mountFds = plan.mounts.map((m) => (m.op === "mask-dir" ? -1 : ++next));
+  const mountFds = plan.mounts.map((m) => (m.op === "mask-dir" || m.op === "private-tmp" ? -1 : ++next));
   const args = bwrapArgs(plan, {
     bwrapPath: Bun.which("bwrap") ?? "bwrap",
     cwd,
@@ -73,7 +73,10 @@ function linuxCommandLine(
     ...plan.mounts.flatMap((
       m,
       i,
-    ) => (m.op === "mask-dir" ? [] : [`#   ${mountFds[i]}: ${JSON.stringify(m.path)}`])),
+    ) => (m.op === "mask-dir" || m.op === "private-tmp"
+      ? []
+      : [`#   ${mountFds[i]}: ${JSON.stringify(m.path)}`])
+    ),
     ...plan.absent.map((a) => `# missing, quarantined after the run if created: ${JSON.stringify(a.path)}`),
     ...plan.notices.map((n) => `# ${n.message}; ${n.remedy}`),
   ];

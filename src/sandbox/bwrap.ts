@@ -10,11 +10,11 @@ export interface BwrapOptions {
   /**
    * Descriptor (in bwrap's process) per mount of the plan, same order: for a bind, the source opened
    * without following links (`pin.ts`); for a masked file, an empty stream bwrap copies. Unused for
-   * a masked directory (a read-only tmpfs).
+   * a masked directory (a read-only tmpfs) and a private temp dir (a writable one).
    */
   mountFds: number[];
   /**
-   * The private temp dir becomes a tmpfs of this size, mounted last over the plan's bind of it: it
+   * The private temp dir becomes a tmpfs of this size (and so do private `/tmp` and `/var/tmp`), mounted last over the plan's bind of it: it
    * cannot fill the host's disk, and it vanishes with the sandbox, even when toolrt is killed.
    */
   privateTmp?: { path: string; sizeBytes: number };
@@ -46,12 +46,15 @@ export function baseBwrapArgs(bwrapPath: string): string[] {
  */
 export function bwrapArgs(plan: MountPlan, options: BwrapOptions): string[] {
   const args = baseBwrapArgs(options.bwrapPath);
+  const tmpSize = options.privateTmp ? ["--size", String(options.privateTmp.sizeBytes)] : [];
   const argsOf: Record<MountOp["op"], (path: string, fd: string) => string[]> = {
     "bind": (path, fd) => ["--bind-fd", fd, path],
     "ro-bind": (path, fd) => ["--ro-bind-fd", fd, path],
     "mask-file": (path, fd) => ["--perms", "0444", "--ro-bind-data", fd, path],
     "mask-dir": (path) => ["--perms", "0555", "--tmpfs", path, "--remount-ro", path],
     "stub": (path, fd) => ["--perms", "0555", "--ro-bind-data", fd, path],
+    "private-tmp": (path) => [...tmpSize, "--perms", "1777", "--tmpfs", path],
+    "show": (path, fd) => ["--ro-bind-fd", fd, path],
   };
   plan.mounts.forEach((m, i) => args.push(...argsOf[m.op](m.path, String(options.mountFds[i]))));
   if (options.privateTmp) {

@@ -3,12 +3,12 @@
  * the git layout read (`git-dirs.ts`), then the pure planner. Shared by runs, `--print-profile
  * linux` and `--explain`.
  */
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { defaultStateDir } from "../cli/options.ts";
 import { isInside } from "../tool/paths.ts";
 import { type GitLayout, gitLayout } from "./git-dirs.ts";
 import { type MountPlan, planMounts } from "./mount-plan.ts";
-import { entryKind } from "./paths.ts";
+import { entryKind, resolveReal } from "./paths.ts";
 import type { SandboxProfile } from "./profile.ts";
 import { type ScanResult, scanWritableRoots, TreeIndexes } from "./scan.ts";
 import { timingMark } from "./timing.ts";
@@ -36,7 +36,7 @@ export function gitEntries(
 export function planOnDisk(
   profile: SandboxProfile,
   tempDir: string,
-  options: { stateDir?: string; scan?: ScanResult } = {},
+  options: { stateDir?: string; scan?: ScanResult; visible?: readonly string[] } = {},
 ): DiskPlan {
   const state = sandboxStateDir(options.stateDir);
   const scan = options.scan ??
@@ -48,6 +48,23 @@ export function planOnDisk(
   // left. Only a workspace inside it (a state dir of its own) keeps it visible, but for `sandbox/`.
   const whole = options.stateDir ?? defaultStateDir();
   const hidden = profile.writableRoots.some((root) => isInside(root, whole)) ? state : whole;
-  const plan = planMounts(profile, { kind: entryKind }, scan, tempDir, { git, stateDir: hidden });
+  const plan = planMounts(profile, { kind: entryKind }, scan, tempDir, {
+    git,
+    stateDir: hidden,
+    ...(options.visible ? { visible: options.visible } : {}),
+  });
   return { plan, scan, git };
+}
+
+/**
+ * What a command must still see when it lies in a private temp dir (`PRIVATE_HOST_DIRS`): its working
+ * directory, its PATH directories, and the programs toolrt starts (given as absolute paths).
+ */
+export function visibleForCommand(
+  cwd: string,
+  pathEnv: string | undefined,
+  programs: readonly string[],
+): string[] {
+  const dirs = (pathEnv ?? "").split(":").filter((d) => isAbsolute(d));
+  return [cwd, ...dirs, ...programs.filter((p) => isAbsolute(p))].map((p) => resolveReal(p) ?? p);
 }

@@ -3,8 +3,8 @@
  * view of the disk, the scan and the git layout. Pure: the disk is read through `FsView`, so tests
  * can fake it.
  *
- * Order inside the sandbox: everything read-only, then writable roots and the private temp dir,
- * then "pins" (a directory bound onto itself, so it cannot be renamed away with its protected
+ * Order inside the sandbox: everything read-only, then empty private `/tmp` and `/var/tmp`, then
+ * writable roots, the private temp dir and what must stay visible in `/tmp`, then "pins" (a directory bound onto itself, so it cannot be renamed away with its protected
  * children, e.g. `mv .git x && mkdir .git`), then read-only binds and masks, parents before children.
  *
  * Nothing is created on the host: a protected path that does not exist yet cannot carry a mount, so
@@ -25,7 +25,19 @@ export type MountOp =
   | { op: "mask-file"; path: string; why: string }
   | { op: "mask-dir"; path: string; why: string }
   /** An executable file with `text` over a program a rule names (`program-masks.ts`). */
-  | { op: "stub"; path: string; why: string; text: string };
+  | { op: "stub"; path: string; why: string; text: string }
+  /** A shared host temp dir replaced by an empty writable tmpfs of the sandbox's own. */
+  | { op: "private-tmp"; path: string; why: string }
+  /** Read-only, mounted with the writable binds (before protections): kept visible in a private temp dir. */
+  | { op: "show"; path: string; why: string };
+
+/**
+ * Host directories every process shares for scratch files, where other sessions and tools leave
+ * shell snapshots, temp credential files and output: the sandbox gets an empty one of its own
+ * instead. What must stay visible in them (writable roots, `PlanContext.visible`) is bound back.
+ * X11 and agent sockets there are not needed: the seccomp filter forbids unix sockets anyway.
+ */
+export const PRIVATE_HOST_DIRS: readonly string[] = ["/tmp", "/var/tmp"];
 
 /** A protected path missing at the start; anything the command leaves there is quarantined. */
 export interface AbsentPath {
@@ -60,6 +72,12 @@ export interface PlanContext {
   git?: GitLayout;
   /** The sandbox's own state (indexes, quarantine): hidden (an empty read-only directory) in the sandbox. */
   stateDir?: string;
+  /**
+   * Paths outside the writable roots the command needs to see although they lie in a private temp
+   * dir (its working directory, its PATH directories, the programs toolrt starts in it): bound back
+   * read-only.
+   */
+  visible?: readonly string[];
 }
 
 interface Protection {
@@ -93,8 +111,20 @@ export function planMounts(
     }
   };
 
+  const privateDirs = PRIVATE_HOST_DIRS.filter((dir) =>
+    fs.kind(dir) === "dir" && !profile.writableRoots.some((root) => isInside(dir, root))
+  );
+  for (const dir of privateDirs) {
+    mounts.push({ op: "private-tmp", path: dir, why: "shared temp dir: the sandbox gets its own" });
+  }
   for (const root of profile.writableRoots) mounts.push({ op: "bind", path: root, why: "writable root" });
   mounts.push({ op: "bind", path: tempDir, why: "private temp dir" });
+  const needed = (path: string) =>
+    privateDirs.some((dir) => path !== dir && isInside(path, dir)) &&
+    !profile.writableRoots.some((root) => isInside(path, root)) && fs.kind(path) !== "missing";
+  for (const path of new Set((context.visible ?? []).filter(needed))) {
+    mounts.push({ op: "show", path, why: "needed by the command, in a private temp dir" });
+  }
 
   const git = context.git ?? defaultGitLayout(profile, fs, scan);
   for (const p of protections(profile, fs, git)) {
@@ -346,9 +376,13 @@ function coveredBy(path: string, readOnly: Set<string>, memo = new Map<string, b
   return covered;
 }
 
+/** Paths whose mount keeps what is below it from being written (what a later bind must not undo). */
 function readOnlyPaths(mounts: MountOp[]): Set<string> {
-  return new Set(mounts.filter((m) => m.op !== "bind").map((m) => m.path));
+  return new Set(mounts.filter((m) => !MOUNTED_FIRST.has(m.op)).map((m) => m.path));
 }
+
+/** Mounted before protections and masks, in this order: fresh temp dirs, then the binds among themselves. */
+const MOUNTED_FIRST = new Map<MountOp["op"], number>([["private-tmp", 0], ["bind", 1], ["show", 1]]);
 
 /** Components in an absolute path (counted, not split: called for every linked file). */
 function depth(path: string): number {
@@ -370,8 +404,8 @@ function orderMounts(mounts: MountOp[]): MountOp[] {
     return true;
   });
   const readOnly = readOnlyPaths(unique);
-  const kept = unique.filter((m) => m.op !== "bind" || !coveredBy(m.path, readOnly));
-  const rank = (m: MountOp) => (m.op === "bind" ? 0 : 1);
+  const kept = unique.filter((m) => !MOUNTED_FIRST.has(m.op) || !coveredBy(m.path, readOnly));
+  const rank = (m: MountOp) => MOUNTED_FIRST.get(m.op) ?? 2;
   return kept
     .map((m, i) => ({ m, i }))
     .sort((a, b) => rank(a.m) - rank(b.m) || depth(a.m.path) - depth(b.m.path) || a.i - b.i)

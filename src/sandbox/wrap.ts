@@ -12,7 +12,7 @@ import { detectSandbox, insideBwrap, type SandboxAvailability } from "./detect.t
 import { scrubEnv } from "./env.ts";
 import { type Cgroup, cgroupLauncher, createCgroup, killAfter, prlimitPrefix } from "./limits.ts";
 import { gitLayout } from "./git-dirs.ts";
-import { gitEntries, planOnDisk, sandboxStateDir } from "./linux-plan.ts";
+import { gitEntries, planOnDisk, sandboxStateDir, visibleForCommand } from "./linux-plan.ts";
 import type { MountPlan } from "./mount-plan.ts";
 import { entryKind } from "./paths.ts";
 import { PinError, pinPath } from "./pin.ts";
@@ -202,16 +202,24 @@ async function linuxCommand(
     new FullScanner(new TreeIndexes(join(state, "index")), "no change watcher was given to this run");
   const scanned = await scanner.scan(profile.writableRoots, profile.denyRead);
   timingMark(`wrap:scanned(${scanned.revalidation.mode})`);
-  const { plan, git } = planOnDisk(profile, tempDir, { stateDir: options.stateDir, scan: scanned.scan });
+  // What toolrt itself starts inside (prlimit, the network bridge, the command's shell) must run.
+  const bridge = base.network?.bridgeCommand(4) ?? [];
+  const starts = [availability.prlimitPath, bridge[0], argv[0]].filter((s): s is string =>
+    typeof s === "string"
+  );
+  const { plan, git } = planOnDisk(profile, tempDir, {
+    stateDir: options.stateDir,
+    scan: scanned.scan,
+    // The bridge's second word is the CLI's entry file when toolrt runs from source.
+    visible: visibleForCommand(options.cwd, base.env.PATH, [...starts, ...bridge.slice(1, 2)]),
+  });
   timingMark("wrap:plan");
   if (options.programMasks?.length) {
-    // What toolrt itself starts inside (prlimit, the network bridge, the command's shell) must run.
-    const starts = [availability.prlimitPath, base.network?.bridgeCommand(4)[0], argv[0]];
     addStubs(
       plan,
       planProgramMasks(options.programMasks, {
         pathEnv: base.env.PATH,
-        exempt: starts.filter((s): s is string => typeof s === "string"),
+        exempt: starts,
         hidden: [...profile.denyRead, state],
       }),
     );
@@ -289,7 +297,7 @@ async function linuxCommand(
   const stubTexts = new Map<number, string>();
   try {
     for (const m of plan.mounts) {
-      if (m.op === "mask-dir") {
+      if (m.op === "mask-dir" || m.op === "private-tmp") {
         mountFds.push(-1);
         continue;
       }

@@ -58,12 +58,14 @@ describe.skipIf(!usable)("bwrap runs", () => {
   });
   test("writes land in the workspace and in $TMPDIR, not outside", async () => {
     const r = await run(
-      `echo in > ws-file && echo t > "$TMPDIR/t" && cat "$TMPDIR/t" && echo out > ${outside}/x`,
+      `echo in > ws-file && echo t > "$TMPDIR/t" && cat "$TMPDIR/t" && echo out > ${outside}/x; ` +
+        "echo out > /etc/toolrt-sbx-probe",
     );
     expect(readFileSync(join(ws, "ws-file"), "utf8")).toBe("in\n");
     expect(r.stdout).toBe("t\n");
     expect(r.stderr).toContain("Read-only file system");
     expect(existsSync(join(outside, "x"))).toBe(false);
+    expect(existsSync("/etc/toolrt-sbx-probe")).toBe(false);
   });
   test("existing protected paths stay read-only; what the command made at a missing one is quarantined", async () => {
     const r = await run("echo x >> .bashrc; echo x > .git/hooks/pre-commit; mv .git .git2; echo done");
@@ -95,6 +97,43 @@ describe.skipIf(!usable)("bwrap runs", () => {
     expect(r.stdout).toBe(".git\n");
     expect(Bun.spawnSync(["ls", "-A", repo], { stdout: "pipe" }).stdout.toString()).toBe(before);
     expect(git("status", "--porcelain").stdout.toString()).toBe("");
+  });
+  test("the host's /tmp and /var/tmp are not visible: empty ones of the sandbox's own, the workspace bound back", async () => {
+    // What other sessions and tools leave in /tmp (a shell snapshot with an API key here).
+    const shared = mkdtempSync("/tmp/toolrt-bwrap-shared-");
+    const sharedVar = existsSync("/var/tmp") ? mkdtempSync("/var/tmp/toolrt-bwrap-shared-") : null;
+    try {
+      writeFileSync(join(shared, "snapshot.sh"), "export OPENAI_API_KEY=value-of-the-snapshot-key\n");
+      if (sharedVar) writeFileSync(join(sharedVar, "left"), "value-of-the-var-tmp-file\n");
+      const r = await run(
+        `cat ${shared}/snapshot.sh; ls -a /tmp /var/tmp; cat ${sharedVar ?? "/nonexistent"}/left; ` +
+          `echo scratch > /tmp/own-scratch && cat /tmp/own-scratch; echo kept > in-ws && cat in-ws`,
+      );
+      expect(r.stdout).not.toContain("value-of-the-snapshot-key");
+      expect(r.stdout).not.toContain("value-of-the-var-tmp-file");
+      expect(r.stdout).not.toContain(shared.slice("/tmp/".length));
+      expect(r.stdout).toContain("scratch\nkept\n");
+      expect(existsSync("/tmp/own-scratch")).toBe(false);
+      expect(readFileSync(join(ws, "in-ws"), "utf8")).toBe("kept\n");
+      expect(r.exitCode).toBe(0);
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+      if (sharedVar) rmSync(sharedVar, { recursive: true, force: true });
+    }
+  });
+  test("a working directory and PATH directory in /tmp outside the workspace stay visible, read-only", async () => {
+    const bin = join(dir, "tools-bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "own-tool"), "#!/bin/sh\necho tool-ran\n", { mode: 0o755 });
+    const profile = buildSandboxProfile({}, ws);
+    const wrapped = await wrapCommand(profile, ["/bin/sh", "-c", "own-tool; pwd; touch here"], {
+      cwd: bin,
+      env: { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` },
+    });
+    const r = await runWrapped(wrapped, ["ignore", "pipe", "pipe"]);
+    expect(r.stdout).toBe(`tool-ran\n${bin}\n`);
+    expect(r.stderr).toContain("Read-only file system");
+    expect(existsSync(join(bin, "here"))).toBe(false);
   });
   test("a hard link made before the run does not write through", async () => {
     await run("echo evil >> prelinked");

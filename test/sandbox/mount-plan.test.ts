@@ -249,6 +249,54 @@ describe("planMounts", () => {
   });
 });
 
+describe("private /tmp and /var/tmp", () => {
+  const TWS = "/tmp/ws";
+  const fs = disk({
+    "/tmp": "dir",
+    "/var/tmp": "dir",
+    [TWS]: "dir",
+    [`${TWS}/.bashrc`]: "file",
+    "/tmp/tools/bin": "dir",
+    "/tmp/ws/sub": "dir",
+    "/home/u/bin": "dir",
+  });
+  const plan = planMounts(testProfile(TWS), fs, noScan, "/tmp/toolrt-sbx-0/run/tmp", {
+    visible: ["/tmp/tools/bin", "/tmp/ws/sub", "/home/u/bin", "/tmp", "/tmp/gone"],
+  });
+  test("each becomes an empty tmpfs before anything is bound, then the workspace comes back", () => {
+    expect(plan.mounts.slice(0, 3).map((m) => [m.op, m.path])).toEqual([
+      ["private-tmp", "/tmp"],
+      ["private-tmp", "/var/tmp"],
+      ["bind", TWS],
+    ]);
+    expect(find(plan.mounts, `${TWS}/.bashrc`)).toEqual(["ro-bind"]);
+  });
+  test("what the command needs in them comes back read-only, nothing else and not the whole dir", () => {
+    expect(plan.mounts.filter((m) => m.op === "show").map((m) => m.path)).toEqual(["/tmp/tools/bin"]);
+  });
+  test("a writable root that holds one keeps it as it is", () => {
+    const p = planMounts(
+      testProfile("/var"),
+      disk({ "/tmp": "dir", "/var/tmp": "dir", "/var": "dir" }),
+      noScan,
+      TMP,
+    );
+    expect(p.mounts.filter((m) => m.op === "private-tmp").map((m) => m.path)).toEqual(["/tmp"]);
+  });
+  test("bwrap gets a sized, sticky tmpfs for each, before the binds", () => {
+    const args = bwrapArgs(plan, {
+      bwrapPath: "bwrap",
+      cwd: TWS,
+      seccompFd: 3,
+      mountFds: plan.mounts.map((_, i) => 10 + i),
+      privateTmp: { path: "/tmp/toolrt-sbx-0/run/tmp", sizeBytes: 1024 },
+    }).join(" ");
+    expect(args).toContain(
+      "--size 1024 --perms 1777 --tmpfs /tmp --size 1024 --perms 1777 --tmpfs /var/tmp --bind-fd",
+    );
+  });
+});
+
 describe("bwrapArgs", () => {
   const plan = planMounts(
     profile({ denyRead: ["/home/u/.ssh"] }),
