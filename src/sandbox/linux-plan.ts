@@ -58,13 +58,16 @@ export function planOnDisk(
 
 /**
  * What a command must still see when it lies in a private temp dir (`PRIVATE_HOST_DIRS`): its working
- * directory, its PATH directories, and the programs toolrt starts (given as absolute paths).
+ * directory, its home (read-only, its credential locations masked as anywhere), its PATH directories,
+ * and the programs toolrt starts (given as absolute paths).
  */
 export function visibleForCommand(
   cwd: string,
-  pathEnv: string | undefined,
+  env: { PATH?: string; HOME?: string },
   programs: readonly string[],
 ): string[] {
-  const dirs = (pathEnv ?? "").split(":").filter((d) => isAbsolute(d));
-  return [cwd, ...dirs, ...programs.filter((p) => isAbsolute(p))].map((p) => resolveReal(p) ?? p);
+  const dirs = (env.PATH ?? "").split(":");
+  return [cwd, env.HOME ?? "", ...dirs, ...programs].filter((p) => isAbsolute(p)).map((p) =>
+    resolveReal(p) ?? p
+  );
 }

@@ -9,6 +9,7 @@ import { isInside } from "../tool/paths.ts";
 import { expandPath, resolveReal } from "./paths.ts";
 import { expandPresets } from "./presets.ts";
 import { MANDATORY_PROTECTED, type ProtectedEntry } from "./protected.ts";
+import { unsafeWritableRoot } from "./writable-root-guard.ts";
 
 /** What policy or the command line asks for. Paths may be relative (to the workspace) or use `~`. */
 export interface SandboxSettings {
@@ -101,6 +102,11 @@ export function buildSandboxProfile(
   const writableRoots = writable.filter((p, i) =>
     writable.findIndex((q) => q === p) === i && !writable.some((q) => q !== p && isInside(p, q))
   );
+  const realHome = realPath(home) ?? home;
+  for (const [i, path] of writable.entries()) {
+    const unsafe = unsafeWritableRoot(path, realHome, i === 0 ? "the workspace" : "the writable path");
+    if (unsafe) problems.push(unsafe);
+  }
   const hiddenCredentials = unique(
     resolveAll(hiddenCredentialPaths(settings.allowRead ?? [], home), "credential location"),
   );

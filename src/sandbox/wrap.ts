@@ -211,7 +211,7 @@ async function linuxCommand(
     stateDir: options.stateDir,
     scan: scanned.scan,
     // The bridge's second word is the CLI's entry file when toolrt runs from source.
-    visible: visibleForCommand(options.cwd, base.env.PATH, [...starts, ...bridge.slice(1, 2)]),
+    visible: visibleForCommand(options.cwd, base.env, [...starts, ...bridge.slice(1, 2)]),
   });
   timingMark("wrap:plan");
   if (options.programMasks?.length) {

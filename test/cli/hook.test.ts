@@ -10,7 +10,8 @@ function place() {
   const root = mkdtempSync(join(tmpdir(), "toolrt-cli-hook-"));
   return {
     cwd: root,
-    env: { HOME: root, TOOLRT_HOME: join(root, "state"), CLAUDE_CONFIG_DIR: join(root, "cc") },
+    // The home beside the project: a sandbox whose workspace holds the home is refused.
+    env: { HOME: `${root}-home`, TOOLRT_HOME: join(root, "state"), CLAUDE_CONFIG_DIR: join(root, "cc") },
   };
 }
 
@@ -103,6 +104,30 @@ test("hook --sandbox on the command line rewrites a Bash call no rule allows", (
       `toolrt: not sandboxed: no sandbox is available here: ${sandbox.reason}`,
     );
   }
+});
+
+test("hook --sandbox in the home directory (or /) neither allows nor rewrites a write: the home is no workspace", () => {
+  const { cwd: root, env } = place();
+  const home = env.HOME;
+  mkdirSync(home);
+  const plant = "mkdir -p .local/bin && printf x > .local/bin/git && chmod +x .local/bin/git";
+  for (const cwd of [home, "/"]) {
+    const stdin = JSON.stringify({
+      hook_event_name: "PreToolUse",
+      cwd,
+      tool_name: "Bash",
+      tool_input: { command: plant },
+    });
+    const run = runCli(["hook", "--sandbox"], { cwd: root, env, stdin });
+    expect(run.code).toBe(0);
+    // No decision is the host's own prompt.
+    const out = run.stdout.trim() ? JSON.parse(run.stdout).hookSpecificOutput : undefined;
+    expect(out?.permissionDecision, cwd).toBeUndefined();
+    expect(run.stdout).not.toContain("sandbox --workspace");
+  }
+  const check = runCli(["--cwd", home, "check", "--sandboxed", "Bash", plant], { cwd: root, env });
+  expect(check.stdout).toStartWith("ask:");
+  expect(check.stdout).toContain(`the workspace ${home} is the home directory`);
 });
 
 test("hook --sandbox: a program Claude Code's ask rule names stays blocked inside the rewritten run", () => {

@@ -91,7 +91,8 @@ describe("toolrt sandbox's limit and credential flags", () => {
   test.skipIf(!usable)(
     "--allow-read takes the path as a shell expands it; a wall-time kill says which limits could be why",
     () => {
-      const home = join(ws, "home");
+      // Beside the workspace: a workspace that holds the home is refused.
+      const home = `${ws}-home`;
       mkdirSync(home, { recursive: true });
       writeFileSync(join(home, ".npmrc"), "registry=x\n");
       const env = { HOME: home };
