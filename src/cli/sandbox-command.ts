@@ -196,13 +196,16 @@ function fastBridgeArgs(argv: readonly string[]): { fd: number; command: string[
  * The scanner of a `toolrt sandbox` process on Linux: the workspace's change watcher, started after
  * this run when none answers (`watch-service.ts`).
  */
-async function watchClient(profile: SandboxProfile): Promise<TreeScanner | undefined> {
+async function watchClient(profile: SandboxProfile, stateDir: string): Promise<TreeScanner | undefined> {
   if (process.platform !== "linux") return undefined;
   const [{ WatchClient }, { sandboxStateDir }] = await Promise.all([
     import("../sandbox/watch-service.ts"),
     import("../sandbox/linux-plan.ts"),
   ]);
-  return new WatchClient(sandboxStateDir(), { roots: profile.writableRoots, denyRead: profile.denyRead });
+  return new WatchClient(sandboxStateDir(stateDir), {
+    roots: profile.writableRoots,
+    denyRead: profile.denyRead,
+  });
 }
 
 /** The compiled binary's `sandbox`, `sandbox-bridge` and `sandbox-watch`: the fast reader, else commander. */
@@ -292,7 +295,12 @@ export async function runSandboxCommand(
   }
   if (opts.explain) {
     const { explainSandbox } = await import("./sandbox-explain.ts");
-    return await explainSandbox(profileOf(opts, cwd), await masksOf(argv, opts, globals), argv[0]);
+    return await explainSandbox(
+      profileOf(opts, cwd),
+      await masksOf(argv, opts, globals),
+      argv[0],
+      globals.stateDir,
+    );
   }
   if (argv.length === 0) throw new UsageError("toolrt sandbox: no command given (put it after --)");
   // Bad flags are bad usage whether or not this machine has a sandbox: checked first.
@@ -327,7 +335,9 @@ export async function runSandboxCommand(
     wrapped = await wrapCommand(profile, argv, {
       cwd,
       availability,
-      scanner: await watchClient(profile),
+      // The state dir this run keeps its indexes and quarantine in is the one hidden from it.
+      stateDir: globals.stateDir,
+      scanner: await watchClient(profile, globals.stateDir),
       ...(programMasks.length ? { programMasks } : {}),
     });
   } catch (error) {

@@ -17,13 +17,15 @@ export async function explainSandbox(
   profile: SandboxProfile,
   masks: readonly ProgramMask[] = [],
   command?: string,
+  stateDir?: string,
 ): Promise<number> {
   // Asks the workspace's change watcher as a run would, but starts none.
   const trees = { roots: profile.writableRoots, denyRead: profile.denyRead };
-  const scanned = await new WatchClient(sandboxStateDir(), trees, { start: false })
+  const scanned = await new WatchClient(sandboxStateDir(stateDir), trees, { start: false })
     .scan(trees.roots, trees.denyRead);
   const { plan, scan, git } = planOnDisk(profile, join(tmpdir(), "toolrt-sbx-XXXXXX", "tmp"), {
     scan: scanned.scan,
+    ...(stateDir ? { stateDir } : {}),
   });
   const programs = planProgramMasks(masks, {
     pathEnv: process.env.PATH ?? "",

@@ -66,6 +66,47 @@ describe.skipIf(!usable)("toolrt sandbox with bwrap", () => {
     });
     expect(run.stdout).toBe("[][y]\n");
   });
+  test("toolrt's state dir is hidden at run time: the default, TOOLRT_HOME, --state-dir, and one in the workspace", () => {
+    // The home is shown read-only when it lies in the host's /tmp: the state dirs below it would be seen.
+    const home = `${ws}-state-home`;
+    const stateOf = {
+      default: join(home, ".local", "state", "toolrt"),
+      toolrtHome: join(home, "custom-state"),
+      flag: join(home, "flag-state"),
+      inWorkspace: join(ws, ".run-state"),
+    };
+    const seed = (dir: string) => {
+      mkdirSync(join(dir, "sandbox", "quarantine", "run-1"), { recursive: true });
+      writeFileSync(join(dir, "audit.jsonl"), '{"input":"earlier-session-command-x"}\n');
+    };
+    Object.values(stateOf).forEach(seed);
+    writeFileSync(join(home, "beside.txt"), "beside-the-state-dir\n");
+    const peek = (dir: string) => `cat '${dir}/audit.jsonl'; ls -AR '${dir}'; cat '${home}/beside.txt'`;
+    const runs = [
+      runCli(["sandbox", "--", "/bin/sh", "-c", peek(stateOf.default)], {
+        cwd: ws,
+        env: { HOME: home, TOOLRT_HOME: "" },
+      }),
+      runCli(["sandbox", "--", "/bin/sh", "-c", peek(stateOf.toolrtHome)], {
+        cwd: ws,
+        env: { HOME: home, TOOLRT_HOME: stateOf.toolrtHome },
+      }),
+      runCli(["--state-dir", stateOf.flag, "sandbox", "--", "/bin/sh", "-c", peek(stateOf.flag)], {
+        cwd: ws,
+        env: { HOME: home, TOOLRT_HOME: "" },
+      }),
+      runCli(["sandbox", "--", "/bin/sh", "-c", peek(stateOf.inWorkspace)], {
+        cwd: ws,
+        env: { HOME: home, TOOLRT_HOME: stateOf.inWorkspace },
+      }),
+    ];
+    for (const run of runs) {
+      expect(run.stdout + run.stderr).not.toContain("earlier-session-command-x");
+      expect(run.stdout).not.toContain("quarantine");
+      // The control: the same home's other file is read, so the check above could fail.
+      expect(run.stdout).toContain("beside-the-state-dir");
+    }
+  });
   test("a sandbox inside the sandbox is refused with exit 2, saying that sandboxes do not nest", () => {
     const nested = mkdtempSync(join(ws, "nested-"));
     const main = join(import.meta.dir, "../../src/cli/main.ts");
