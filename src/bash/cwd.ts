@@ -18,6 +18,8 @@ interface State {
   oldDirs: string[];
   /** pushd's stack, top last; undefined entries stand for the shell's own stack (unknown). */
   stack: string[][];
+  /** Directories reached through an unquoted pattern (`cd .gi?`): paths below them are patterns too. */
+  patternDirs: Set<string>;
 }
 
 /**
@@ -25,7 +27,7 @@ interface State {
  * `~-`) into one path per directory it may run in.
  */
 export function placeCommands(judged: Judged[]): void {
-  const state: State = { dirs: [START], oldDirs: [UNKNOWN_DIR], stack: [] };
+  const state: State = { dirs: [START], oldDirs: [UNKNOWN_DIR], stack: [], patternDirs: new Set() };
   for (const j of judged) {
     // `env -C DIR cmd` runs cmd in DIR (and not at all when DIR is not there).
     const where = j.chdir === undefined ? state : { dirs: inDirs(j.chdir, state), oldDirs: state.dirs };
@@ -33,7 +35,11 @@ export function placeCommands(judged: Judged[]): void {
     j.oldDirs = where.oldDirs;
     const moved = where.dirs.length !== 1 || where.dirs[0] !== START;
     if (moved || j.paths.some((p) => p.path.startsWith("~"))) {
-      j.paths = j.paths.flatMap((p) => inDirs(p.path, where).map((path) => ({ ...p, path })));
+      j.paths = j.paths.flatMap((p) =>
+        inDirs(p.path, where).map((
+          path,
+        ) => (below(path, state.patternDirs) ? { ...p, path, glob: true } : { ...p, path }))
+      );
     }
     move(j, state);
   }
@@ -76,6 +82,11 @@ function move(j: Judged, state: State): void {
   } else {
     const target = operands[0] ?? "~";
     after = target === "-" ? state.oldDirs : targetsOf(target, state);
+    // bash expands the pattern before cd sees it: judged by what it matches, like any operand.
+    const pattern = j.words.some((w, i) => i > 0 && w.text === target && w.glob && !w.quoted);
+    if (pattern || after.some((dir) => below(dir, state.patternDirs))) {
+      for (const dir of after) state.patternDirs.add(dir);
+    }
     if (name === "pushd") state.stack.push(before);
   }
   // The change may fail: the shell is then still where it was.
@@ -97,6 +108,12 @@ function logical(path: string): string {
     else if (part !== "." || out.length === 0) out.push(part);
   }
   return out.join("/") || (path.startsWith("/") ? "/" : START);
+}
+
+/** Whether `path` is one of `dirs` or below one. */
+function below(path: string, dirs: ReadonlySet<string>): boolean {
+  for (const dir of dirs) if (path === dir || path.startsWith(`${dir}/`)) return true;
+  return false;
 }
 
 function unique(list: string[]): string[] {

@@ -144,11 +144,22 @@ const EXTRACTORS: Record<string, Extractor> = {
   ln: fromSpec(COPY),
   install: fromSpec({ ...COPY, short: "tSmogb" }),
   mv: fromSpec({ ...COPY, access: "write" }),
-  rsync: fromSpec({ ...COPY, short: "eT", long: ["rsh", "temp-dir", "exclude", "include", "filter"] }),
+  rsync: removingSources(
+    fromSpec({ ...COPY, short: "eT", long: ["rsh", "temp-dir", "exclude", "include", "filter"] }),
+    // popt takes a unique prefix; --remove-sent-files is the old name.
+    (name) => name.startsWith("--remove-s"),
+  ),
   chmod: fromSpec({ access: "write", skip: 1, noSkipWith: ["--reference"], reads: ["--reference"] }),
   chown: fromSpec({ access: "write", skip: 1, noSkipWith: ["--reference"], reads: ["--reference"] }),
   chgrp: fromSpec({ access: "write", skip: 1, noSkipWith: ["--reference"], reads: ["--reference"] }),
-  zip: fromSpec({ access: "read", short: "bnt", writeAt: 0 }),
+  zip: removingSources(
+    fromSpec({ access: "read", short: "bnt", writeAt: 0 }),
+    (name) => name === "-m" || name === "--move",
+    { short: "bnt" },
+  ),
+  "7z": sevenZipPaths,
+  "7za": sevenZipPaths,
+  "7zr": sevenZipPaths,
   unzip: unzipPaths,
   tar: tarPaths,
   dd: (args) =>
@@ -319,6 +330,40 @@ function cdPath(args: string[]): Access[] {
   return [read(operands.length > 0 ? operands.join(" ") : "~")];
 }
 
+/**
+ * An archiver or copier whose option (`removes` says which) deletes the sources once done
+ * (`zip -m`, `rsync --remove-source-files`): what it read from is written too.
+ */
+function removingSources(
+  extract: Extractor,
+  removes: (name: string) => boolean,
+  spec: OptionSpec = {},
+): Extractor {
+  return (args) => {
+    const found = extract(args);
+    if (!parseArgs(args, spec).options.some((o) => removes(o.name))) return found;
+    return found.map((a) => (a.access === "read" ? { ...a, access: "write" } : a));
+  };
+}
+
+/**
+ * 7-Zip: `7z CMD [switches] ARCHIVE [FILES]`. `a`/`u`/`d` write the archive and read the files
+ * (`-sdel` deletes them after); `x`/`e` write into `-oDIR` (or here); the rest read the archive.
+ */
+function sevenZipPaths(args: string[]): Access[] {
+  const switches = args.filter((a) => a.startsWith("-"));
+  const [command = "", archive, ...files] = args.filter((a) => !a.startsWith("-"));
+  const out: Access[] = [];
+  const writesArchive = ["a", "u", "d", "rn"].includes(command);
+  if (archive) out.push(writesArchive ? write(archive) : read(archive));
+  const deletes = switches.includes("-sdel");
+  if (command === "a" || command === "u") out.push(...files.map((f) => (deletes ? write(f) : read(f))));
+  if (command === "x" || command === "e") {
+    out.push(write(switches.find((s) => s.startsWith("-o"))?.slice(2) || "."));
+  }
+  return out;
+}
+
 function unzipPaths(args: string[]): Access[] {
   const parsed = parseArgs(args, { short: "dxP" });
   // Operands after the archive name members inside it, not files on disk.
@@ -347,13 +392,18 @@ function tarPaths(args: string[]): Access[] {
   });
   const archive = optionValues(parsed, "-f", "--file")[0];
   const dir = optionValues(parsed, "-C", "--directory")[0] ?? ".";
+  // argp takes any unique prefix of --remove-files (--rem is the shortest).
+  const removes = parsed.options.some((o) => o.name.length >= 5 && "--remove-files".startsWith(o.name));
+  // Operands are taken from the -C directory.
+  const operand = (path: string) => path.startsWith("/") || dir === "." ? path : `${dir}/${path}`;
   const letters = new Set(parsed.options.map((o) => o.name));
   const creates = ["-c", "-r", "-u", "-A", "--create", "--append", "--update"].some((f) => letters.has(f));
   const extracts = ["-x", "--extract", "--get"].some((f) => letters.has(f));
   const out: Access[] = [];
   if (archive) out.push(creates ? write(archive) : read(archive));
   if (extracts) out.push(write(dir));
-  if (creates) out.push(...parsed.operands.map(read));
+  // --remove-files deletes each one once it is archived.
+  if (creates) out.push(...parsed.operands.map((p) => removes ? write(operand(p)) : read(operand(p))));
   out.push(...optionValues(parsed, "-T", "--files-from", "-X", "--exclude-from").map(read));
   return out;
 }

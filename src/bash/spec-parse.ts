@@ -397,7 +397,10 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   const changes = new Map<string, Role>();
   let readMode = false;
   for (const use of uses) {
-    for (const [key, role] of Object.entries(use.option?.changes ?? {})) changes.set(key, role);
+    // A write one option makes of a value stands, whatever option comes later (`--remove-files -c`).
+    for (const [key, role] of Object.entries(use.option?.changes ?? {})) {
+      if (changes.get(key) !== "write") changes.set(key, role);
+    }
     if (use.option?.readMode) readMode = true;
   }
   const verdict: SpecVerdict = {
@@ -423,9 +426,14 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     const slot = why === undefined ? {} : { slot: { role: effect, why } };
     judgeUse({ key: "", role: effect, text: "", label: "", flag: true, ...slot }, verdict, label());
   }
+  let operandDir: string | undefined;
   for (const use of uses) {
     const role = changes.get(use.key) ?? use.role;
-    judgeUse({ ...use, role }, verdict, label());
+    if (use.option?.operandsIn && !use.flag && use.text !== "") operandDir = inDir(operandDir, use.text);
+    const text = operandDir !== undefined && !use.option && !use.flag && use.text !== "-" && use.text !== ""
+      ? inDir(operandDir, use.text)
+      : use.text;
+    judgeUse({ ...use, role, text }, verdict, label());
   }
   // What an archive holds is named only inside it: any file may be written (Edit rules meet that).
   const extracts = (level.spec.extracts && effect !== "plain" && !readMode) ||
@@ -433,6 +441,13 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   if (extracts) verdict.paths.push({ path: "(the files the archive holds)", access: "write", runtime: true });
   verdict.readOnly = reasons.length === 0;
   return verdict;
+}
+
+/** `path` as seen from `dir` (none: as written). */
+function inDir(dir: string | undefined, path: string): string {
+  return dir === undefined || path.startsWith("/") || path.startsWith("~")
+    ? path
+    : `${dir.replace(/\/$/, "")}/${path}`;
 }
 
 function findSubcommand(spec: CommandSpec, text: string): CommandSpec | undefined {

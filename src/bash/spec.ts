@@ -104,6 +104,8 @@ export interface OptionSpec {
   changes?: Readonly<Record<string, Role>>;
   /** Switches a command whose `effect` writes to a mode that only reads (`unzip -l`). */
   readMode?: boolean;
+  /** The operands after it name files in this directory (`tar -C DIR`), each one relative to the last. */
+  operandsIn?: boolean;
   /**
    * With role `program`: the value is a shell command line the tool runs with `sh -c` (`tar
    * --to-command`), read as code so that rules see what it runs. A string: only a value starting

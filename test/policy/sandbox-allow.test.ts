@@ -5,6 +5,7 @@
  * host or a managed switch says otherwise. Real analyzer, real policy files.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeBash } from "../../src/bash/analyze.ts";
 import { loadBashParser } from "../../src/bash/parser.ts";
@@ -180,6 +181,44 @@ describe("deny and ask rules of every source beat the sandbox", () => {
       const decision = await decideSandboxed(box, box.load(), command);
       expect(decision.decision, command).toBe("ask");
     }
+  });
+});
+
+describe("deleting the repository's history through any tool asks, in the sandbox too", () => {
+  // Each hostile line deleted a scratch repository's objects and refs in real bash (git log then:
+  // "not a git repository"); rsync and 7z (not installed there) as their manuals say.
+  const deleting = [
+    "tar --remove-files -cf /dev/null .git",
+    "tar --rem -cf /dev/null .git",
+    "tar cf /dev/null --remove-files .git",
+    "tar -C .git --remove-files -cf /dev/null objects refs",
+    "zip -qrm /dev/null .git",
+    "zip -qr --move /dev/null .git",
+    "cd .gi? && rm -rf objects refs",
+    "pushd .g* && rm -rf objects refs",
+    "cd .gi[t] && rm -rf objects",
+    "rsync -a --remove-source-files .git/ /tmp/elsewhere/",
+    "7z a -sdel /tmp/x.7z .git",
+  ];
+  test.each(deleting)("%s", async (command) => {
+    const box = sandbox();
+    mkdirSync(join(box.cwd, ".git", "objects"), { recursive: true });
+    mkdirSync(join(box.cwd, ".git", "refs"));
+    const decision = await decideSandboxed(box, box.load(), command);
+    expect(decision.decision, decision.reason).toBe("ask");
+    expect(decision.reason).toContain("is a protected path");
+  });
+  const keeping = [
+    "tar -czf /tmp/repo.tgz .git",
+    "zip -qr /tmp/repo.zip .git",
+    "cd src && rm -rf build",
+    "tar -C src -czf out.tgz .",
+  ];
+  test.each(keeping)("%s (archives or deletes elsewhere: still runs)", async (command) => {
+    const box = sandbox();
+    mkdirSync(join(box.cwd, ".git", "objects"), { recursive: true });
+    mkdirSync(join(box.cwd, "src"));
+    expect((await decideSandboxed(box, box.load(), command)).decision).toBe("allow");
   });
 });
 

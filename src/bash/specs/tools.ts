@@ -220,7 +220,7 @@ function tarSpec(): CommandSpec {
       { names: ["--delete"], role: "write", changes: { "-f": "write" } },
       { names: ["-x", "--extract", "--get"], role: "write", changes: { "-C": "write" }, extracts: true },
       opt("-f --file", { role: "read", check: "tar-archive" }),
-      opt("-C --directory", { role: "read" }),
+      opt("-C --directory", { role: "read", operandsIn: true }),
       opt("-T --files-from", { role: "read", listsFiles: true }),
       opt("-X --exclude-from", { role: "read" }),
       opt("--add-file", { role: "read" }),
@@ -235,7 +235,13 @@ function tarSpec(): CommandSpec {
       program("--rsh-command", "reaches a remote archive through this command"),
       program("--rmt-command", "runs this command as the remote tape server"),
       program("--checkpoint-action", "runs actions (exec=COMMAND among them) at checkpoints", "exec="),
-      effect("--remove-files", "write", "removes files after adding them"),
+      // Each member is deleted once archived: as much a write of it as `rm`.
+      {
+        names: ["--remove-files"],
+        role: "write",
+        why: "removes files after adding them",
+        changes: { members: "write" },
+      },
       ...flags(
         "--check-device",
         "-G --incremental",
