@@ -14,7 +14,7 @@ export interface BwrapOptions {
    */
   mountFds: number[];
   /**
-   * The private temp dir becomes a tmpfs of this size (and so do private `/tmp` and `/var/tmp`), mounted last over the plan's bind of it: it
+   * The private temp dir becomes a tmpfs of this size, mounted last over the plan's bind of it: it
    * cannot fill the host's disk, and it vanishes with the sandbox, even when toolrt is killed.
    */
   privateTmp?: { path: string; sizeBytes: number };
@@ -46,14 +46,13 @@ export function baseBwrapArgs(bwrapPath: string): string[] {
  */
 export function bwrapArgs(plan: MountPlan, options: BwrapOptions): string[] {
   const args = baseBwrapArgs(options.bwrapPath);
-  const tmpSize = options.privateTmp ? ["--size", String(options.privateTmp.sizeBytes)] : [];
   const argsOf: Record<MountOp["op"], (path: string, fd: string) => string[]> = {
     "bind": (path, fd) => ["--bind-fd", fd, path],
     "ro-bind": (path, fd) => ["--ro-bind-fd", fd, path],
     "mask-file": (path, fd) => ["--perms", "0444", "--ro-bind-data", fd, path],
     "mask-dir": (path) => ["--perms", "0555", "--tmpfs", path, "--remount-ro", path],
     "stub": (path, fd) => ["--perms", "0555", "--ro-bind-data", fd, path],
-    "private-tmp": (path) => [...tmpSize, "--perms", "1777", "--tmpfs", path],
+    "private-tmp": (path) => ["--perms", "1777", "--tmpfs", path],
     "show": (path, fd) => ["--ro-bind-fd", fd, path],
   };
   plan.mounts.forEach((m, i) => args.push(...argsOf[m.op](m.path, String(options.mountFds[i]))));
@@ -61,6 +60,9 @@ export function bwrapArgs(plan: MountPlan, options: BwrapOptions): string[] {
     const { path, sizeBytes } = options.privateTmp;
     args.push("--size", String(sizeBytes), "--perms", "0700", "--tmpfs", path);
   }
+  // Read-only once everything below them is in place, as the host's were: a write there fails
+  // and is reported, rather than landing in a tmpfs that vanishes with the run.
+  for (const m of plan.mounts) if (m.op === "private-tmp") args.push("--remount-ro", m.path);
   args.push("--seccomp", String(options.seccompFd), "--chdir", options.cwd, "--");
   return args;
 }

@@ -26,15 +26,15 @@ export type MountOp =
   | { op: "mask-dir"; path: string; why: string }
   /** An executable file with `text` over a program a rule names (`program-masks.ts`). */
   | { op: "stub"; path: string; why: string; text: string }
-  /** A shared host temp dir replaced by an empty writable tmpfs of the sandbox's own. */
+  /** A shared host temp dir replaced by an empty tmpfs of the sandbox's own, read-only once all is mounted. */
   | { op: "private-tmp"; path: string; why: string }
   /** Read-only, mounted with the writable binds (before protections): kept visible in a private temp dir. */
   | { op: "show"; path: string; why: string };
 
 /**
  * Host directories every process shares for scratch files, where other sessions and tools leave
- * shell snapshots, temp credential files and output: the sandbox gets an empty one of its own
- * instead. What must stay visible in them (writable roots, `PlanContext.visible`) is bound back.
+ * shell snapshots, temp credential files and output: the sandbox gets an empty, read-only one of
+ * its own instead (as the host's was read-only, a write there fails and is reported). What must stay visible in them (writable roots, `PlanContext.visible`) is bound back.
  * X11 and agent sockets there are not needed: the seccomp filter forbids unix sockets anyway.
  */
 export const PRIVATE_HOST_DIRS: readonly string[] = ["/tmp", "/var/tmp"];

@@ -162,7 +162,8 @@ describe.skipIf(!usable)("the rewritten command, run as the host's shell runs it
   const run = (argv: string[]) => {
     const result = Bun.spawnSync(argv, {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir },
+      // The home beside the workspace: a sandbox whose workspace holds the home is refused.
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: `${dir}-home` },
     });
     return {
       code: result.exitCode,

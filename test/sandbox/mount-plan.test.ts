@@ -283,7 +283,7 @@ describe("private /tmp and /var/tmp", () => {
     );
     expect(p.mounts.filter((m) => m.op === "private-tmp").map((m) => m.path)).toEqual(["/tmp"]);
   });
-  test("bwrap gets a sized, sticky tmpfs for each, before the binds", () => {
+  test("bwrap gets a tmpfs for each before the binds, made read-only after everything", () => {
     const args = bwrapArgs(plan, {
       bwrapPath: "bwrap",
       cwd: TWS,
@@ -291,8 +291,9 @@ describe("private /tmp and /var/tmp", () => {
       mountFds: plan.mounts.map((_, i) => 10 + i),
       privateTmp: { path: "/tmp/toolrt-sbx-0/run/tmp", sizeBytes: 1024 },
     }).join(" ");
+    expect(args).toContain("--perms 1777 --tmpfs /tmp --perms 1777 --tmpfs /var/tmp --bind-fd");
     expect(args).toContain(
-      "--size 1024 --perms 1777 --tmpfs /tmp --size 1024 --perms 1777 --tmpfs /var/tmp --bind-fd",
+      "--tmpfs /tmp/toolrt-sbx-0/run/tmp --remount-ro /tmp --remount-ro /var/tmp --seccomp",
     );
   });
 });
