@@ -10,7 +10,8 @@
  * unless it includes (`include.path`, `includeIf`) a file commands may write.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
+import { configIncludes } from "../sandbox/git-includes.ts";
 import { isInside } from "../tool/paths.ts";
 import { untrustedSubmodule } from "./git-submodules.ts";
 import { isProtectedPath } from "./modes.ts";
@@ -77,13 +78,7 @@ export function partialClone(start: string): string | undefined {
  * next `git status`). Undefined when it includes none (or the config cannot be read).
  */
 function ownConfigIncludes(gitDir: string, roots: readonly string[]): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync(join(gitDir, "config"), "utf8");
-  } catch {
-    return undefined;
-  }
-  const writable = includedFiles(text, gitDir).find((file) =>
+  const writable = configIncludes(gitDir).find((file) =>
     roots.some((r) => isInside(file, r)) && !isProtectedPath(file)
   );
   return writable === undefined
@@ -91,22 +86,6 @@ function ownConfigIncludes(gitDir: string, roots: readonly string[]): string | u
     : `git would read ${writable}, which ${
       join(gitDir, "config")
     } includes and commands may write: its configuration can run programs (core.fsmonitor, aliases, pagers)`;
-}
-
-/** The `path` values of the `[include]` and `[includeIf "..."]` sections, resolved as git does. */
-export function includedFiles(config: string, gitDir: string): string[] {
-  const files: string[] = [];
-  let inInclude = false;
-  for (const line of config.split("\n")) {
-    const section = /^\s*\[\s*([A-Za-z][\w.-]*)/.exec(line);
-    if (section) inInclude = /^include(?:if)?$/i.test(section[1]!);
-    const value = /^\s*(?:\[[^\]]*\]\s*)?path\s*=\s*(.*?)\s*$/i.exec(line)?.[1];
-    if (!inInclude || value === undefined) continue;
-    const path = value.replace(/^"(.*)"$/, "$1");
-    // `~/` is the user's home, outside any workspace a command writes without asking.
-    if (path !== "" && !path.startsWith("~")) files.push(resolve(gitDir, path));
-  }
-  return files;
 }
 
 function foreign(repository: string): string {

@@ -7,6 +7,7 @@
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { configIncludes } from "./git-includes.ts";
 
 /** A `.git` that is not a directory: protected as a file, or checked after the run when a link. */
 export interface GitPointer {
@@ -20,6 +21,8 @@ export interface GitLayout {
   /** Real paths of git directories, each once. */
   gitDirs: string[];
   pointers: GitPointer[];
+  /** Files their config includes (`include.path`, `includeIf`): config as much as `config` itself. */
+  includes: string[];
 }
 
 const MAX_POINTER_BYTES = 4096;
@@ -63,7 +66,8 @@ export function gitLayout(entries: string[], roots: string[]): GitLayout {
       if (dir === dirname(dir)) break;
     }
   }
-  return { gitDirs: [...gitDirs].sort(), pointers };
+  const includes = [...new Set([...gitDirs].flatMap(configIncludes))].sort();
+  return { gitDirs: [...gitDirs].sort(), pointers, includes };
 }
 
 function realOrNull(path: string): string | null {

@@ -228,7 +228,7 @@ function linkMounts(
 /** Without a layout from the disk: each root's `.git` directory and the nested ones the scan found. */
 function defaultGitLayout(profile: SandboxProfile, fs: FsView, scan: ScanResult): GitLayout {
   const own = profile.writableRoots.map((r) => join(r, ".git")).filter((g) => fs.kind(g) === "dir");
-  return { gitDirs: [...own, ...scan.nestedGitDirs], pointers: [] };
+  return { gitDirs: [...own, ...scan.nestedGitDirs], pointers: [], includes: [] };
 }
 
 /** Every (root, entry) pair to protect: the mandatory list, git directories and pointers, denyWrite. */
@@ -258,6 +258,15 @@ function protections(profile: SandboxProfile, fs: FsView, git: GitLayout): Prote
       root,
       entry: { path: relative(root, pointer.path), kind: "file" },
       why: "protected path (git)",
+    });
+  }
+  for (const include of git.includes) {
+    const root = rootOf(include);
+    if (!root) continue; // outside every writable root: read-only already
+    list.push({
+      root,
+      entry: { path: relative(root, include), kind: "file" },
+      why: "protected path (git config includes it)",
     });
   }
   const inRoot = (path: string, why: string) => {

@@ -83,6 +83,30 @@ describe.skipIf(!usable)("git escapes", () => {
     expect(existsSync(marker("hook"))).toBe(false);
   });
 
+  test("files the repository's config includes stay read-only, and one created during the run is quarantined", async () => {
+    // The usual shared-project setup: `git config include.path ../tools/git.conf`.
+    const repo = newRepo("include");
+    mkdirSync(join(repo, "tools"));
+    writeFileSync(join(repo, "tools", "git.conf"), "[core]\n\tautocrlf = false\n");
+    hostGit(repo, "config", "include.path", "../tools/git.conf");
+    hostGit(repo, "config", "includeIf.onbranch:main.path", "../tools/later.conf");
+    const r = await sandboxed(
+      repo,
+      `printf '[core]\\n\\tfsmonitor = touch ${marker("include")}; false\\n' > tools/git.conf; ` +
+        `printf '[core]\\n\\tfsmonitor = touch ${marker("include-new")}; false\\n' > tools/later.conf; ` +
+        "mv tools tools2; echo done",
+    );
+    expect(r.stdout).toBe("done\n");
+    expect(r.stderr).toContain("Read-only file system");
+    expect(r.stderr).toContain("Device or resource busy");
+    expect(r.quarantined.map((q) => q.path)).toEqual([join(repo, "tools", "later.conf")]);
+    expect(readFileSync(join(repo, "tools", "git.conf"), "utf8")).toBe("[core]\n\tautocrlf = false\n");
+    hostGit(repo, "checkout", "-q", "-B", "main");
+    hostGit(repo, "status");
+    expect(existsSync(marker("include"))).toBe(false);
+    expect(existsSync(marker("include-new"))).toBe(false);
+  });
+
   test(".git/commondir written during the run is quarantined", async () => {
     const repo = newRepo("commondir");
     const r = await sandboxed(

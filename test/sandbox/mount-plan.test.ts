@@ -185,6 +185,7 @@ describe("planMounts", () => {
         git: {
           gitDirs: [`${WS}/gd`, "/elsewhere/.git"],
           pointers: [{ path: `${WS}/.git`, kind: "file", value: "gitdir: gd" }],
+          includes: [],
         },
       },
     );
@@ -192,6 +193,25 @@ describe("planMounts", () => {
     expect(find(p.mounts, `${WS}/gd/config`)).toEqual(["ro-bind"]);
     expect(p.absent.map((a) => a.path)).toContain(`${WS}/gd/commondir`);
     expect(p.mounts.some((m) => m.path.startsWith("/elsewhere"))).toBe(false);
+  });
+  test("files a repository's config includes are protected like its config: read-only, or watched when missing", () => {
+    const p = planMounts(
+      profile(),
+      disk({ [WS]: "dir", [`${WS}/.git`]: "dir", [`${WS}/tools`]: "dir", [`${WS}/tools/git.conf`]: "file" }),
+      noScan,
+      TMP,
+      {
+        git: {
+          gitDirs: [`${WS}/.git`],
+          pointers: [],
+          includes: [`${WS}/tools/git.conf`, `${WS}/later.conf`, "/home/u/shared.conf"],
+        },
+      },
+    );
+    expect(find(p.mounts, `${WS}/tools/git.conf`)).toEqual(["ro-bind"]);
+    expect(find(p.mounts, `${WS}/tools`)).toEqual(["bind"]); // pinned: not renamed away with it
+    expect(p.absent.map((a) => a.path)).toContain(`${WS}/later.conf`);
+    expect(p.mounts.some((m) => m.path.startsWith("/home"))).toBe(false);
   });
   test("the sandbox's own state is hidden in the sandbox, also when a writable root holds it", () => {
     const elsewhere = planMounts(
