@@ -59,6 +59,13 @@ const PROTECTED_FILES = new Set([
   "pyrightconfig.json",
   ".mcp.json",
   ".claude.json",
+  // Toolchain files that may name the program that runs: rustup's `[toolchain] path`, mise's
+  // `path:` versions and hooks (mise also reads .tool-versions).
+  "rust-toolchain",
+  "rust-toolchain.toml",
+  "mise.toml",
+  ".mise.toml",
+  ".tool-versions",
 ]);
 
 /**

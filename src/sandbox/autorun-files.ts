@@ -51,4 +51,9 @@ export const AUTORUN_FILES: readonly AutorunFile[] = [
   { path: ".mcp.json", runs: "the next agent session, which starts the MCP servers it lists" },
   { path: ".vscode/tasks.json", runs: "the editor's tasks, some on opening the folder" },
   { path: ".vscode/settings.json", runs: "the editor, as settings that can name programs it runs" },
+  { path: "rust-toolchain.toml", runs: "cargo and rustc, whose toolchain `path` may be any directory" },
+  { path: "rust-toolchain", runs: "cargo and rustc, whose toolchain `path` may be any directory" },
+  { path: "mise.toml", runs: "mise, whose tools may be `path:` directories and whose hooks run on entering" },
+  { path: ".mise.toml", runs: "mise, whose tools may be `path:` directories and whose hooks run on entering" },
+  { path: ".tool-versions", runs: "mise and asdf, which pick the programs that run (mise takes `path:`)" },
 ];

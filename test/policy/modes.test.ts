@@ -138,6 +138,13 @@ describe("protected paths", () => {
     // `.npmrc` is protected too, but a secrets file: the secrets rule's reason comes first.
     [".zshrc", true],
     [".mcp.json", true],
+    ["rust-toolchain.toml", true],
+    ["sub2/rust-toolchain.toml", true],
+    ["crates/x/rust-toolchain", true],
+    ["mise.toml", true],
+    ["tools/.mise.toml", true],
+    [".tool-versions", true],
+    ["src/toolchain.toml", false],
     ["src/git/a.ts", false],
     ["src/app.ts", false],
   ];

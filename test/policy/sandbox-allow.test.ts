@@ -222,6 +222,22 @@ describe("deleting the repository's history through any tool asks, in the sandbo
   });
 });
 
+describe("planting a file that picks what a later host command runs asks, in the sandbox too", () => {
+  // Verified in real bash: after the first line, `cd sub? && cargo -V` ran t/bin/cargo (rustup 1.29).
+  const planting = [
+    `mkdir -p sub2 && printf '[toolchain]\\npath = "/tmp/w/t"\\n' > sub2/rust-toolchain.toml && mkdir -p t/bin`,
+    "cp evil.toml crates/x/rust-toolchain",
+    "echo 'node path:/tmp/w/t' > .tool-versions",
+    "printf '[tools]\\nnode = \"path:/tmp/w/t\"\\n' > mise.toml",
+  ];
+  test.each(planting)("%s", async (command) => {
+    const box = sandbox();
+    const decision = await decideSandboxed(box, box.load(), command);
+    expect(decision.decision, decision.reason).toBe("ask");
+    expect(decision.reason).toContain("is a protected path");
+  });
+});
+
 describe("what never auto-allows", () => {
   const cases: [string, string, Partial<SandboxContext>, RegExp][] = [
     ["a catastrophe", "rm -rf ~", {}, /deletes the system or a home directory \(rm-root/],
