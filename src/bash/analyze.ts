@@ -14,7 +14,7 @@ import { runChecks, walkedCheck } from "./checks.ts";
 import { joinContinuations } from "./continuation.ts";
 import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
-import { computedRuns, inlineCode, readsLanguage, shellPayloads } from "./inline-code.ts";
+import { computedReads, computedRuns, inlineCode, readsLanguage, shellPayloads } from "./inline-code.ts";
 import { printedSecrets } from "./secret-output.ts";
 import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
@@ -564,6 +564,15 @@ function payloadScripts(j: Judged): Script[] {
   const out: Script[] = (j.commandLines ?? []).map(({ text, via }) => ({ text, via, env: {} }));
   j.inline = inlineCode(j.name, j.args)?.code ?? null;
   if (j.inline !== null && computedRuns(j.inline) !== undefined) j.command.runsComputed = true;
+  // A file named at run time may be any file: read rules and the sandbox's auto-allow meet it.
+  const reads = j.inline === null ? undefined : computedReads(j.inline);
+  if (reads) {
+    j.paths.push({
+      path: `(the file its inline code opens by a computed name: ${reads})`,
+      access: "read",
+      runtime: true,
+    });
+  }
   for (const text of j.inline === null ? [] : shellPayloads(j.inline)) {
     out.push({ text, via: `${j.name} inline code`, env: {} });
   }

@@ -177,6 +177,30 @@ export function computedRuns(code: string): string | undefined {
   return undefined;
 }
 
+/** Calls that open or read the file their argument names (Python, Node, Deno, Bun, Ruby, Perl, PHP, Lua). */
+const READ_CALL =
+  /\b(?:open|io\.open|codecs\.open|Path|readFileSync|readFile|createReadStream|openSync|readTextFile|readTextFileSync|Bun\.file|File\.(?:read|open|readlines|foreach|binread)|IO\.(?:read|readlines|foreach|binread)|fopen|file_get_contents|file|readfile|slurp)\b\s*(?:\(|(?=\s*[\w"']))/g;
+/** awk reads a file through `getline < FILE`. */
+const AWK_GETLINE = /\bgetline\b[^<;\n]*<\s*[^\s"]/;
+
+/**
+ * The call through which the code may read a file its literal text does not name
+ * (`open(".e" + "nv")`, `open(f)`, `readFileSync(p)`, awk's `getline < f`), or undefined when every
+ * call that opens one is given only literal text. Literal names are judged as words of the command
+ * (rules about `.env` meet `open(".env")`).
+ */
+export function computedReads(code: string): string | undefined {
+  if (AWK_GETLINE.test(code)) return "getline <";
+  const literals = stringLiterals(code);
+  for (const m of code.matchAll(READ_CALL)) {
+    if (literals.some((l) => m.index! > l.start && m.index! < l.end)) continue; // inside a string
+    if (argumentText(code, m.index! + m[0].length, literals) !== undefined) {
+      return m[0].replace(/\s*\(?\s*$/, "");
+    }
+  }
+  return undefined;
+}
+
 /**
  * Undefined when one call's arguments are literals and list punctuation only (commas between
  * them, brackets), no interpolation in them; otherwise the first thing that is not.

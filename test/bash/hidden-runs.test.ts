@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { analyzeBash } from "../../src/bash/analyze.ts";
-import { computedRuns } from "../../src/bash/inline-code.ts";
+import { computedReads, computedRuns } from "../../src/bash/inline-code.ts";
 import { loadBashParser } from "../../src/bash/parser.ts";
 import { assignedCode } from "../../src/bash/shell-values.ts";
 
@@ -34,6 +34,31 @@ describe("computedRuns: inline code that builds what it runs", () => {
     "print if m/regex1/",
   ])("%s runs nothing computed", (code) => {
     expect(computedRuns(code)).toBeUndefined();
+  });
+});
+
+describe("computedReads: inline code that opens a file whose name it builds", () => {
+  // Each printed a scratch workspace's .env in real bash (python3, node, perl, awk).
+  test.each([
+    ['print(open(".e"+"nv").read())', "open"],
+    ['import os\nfor f in os.listdir("."): print(open(f).read())', "open"],
+    ['from pathlib import Path; print(Path("."+"env").read_text())', "Path"],
+    ['console.log(require("fs").readFileSync(".e"+"nv","utf8"))', "readFileSync"],
+    ['const p=".e"+"nv"; console.log(require("fs").readFileSync(p,"utf8"))', "readFileSync"],
+    ['open F, ".e"."nv"; print <F>', "open"],
+    ['BEGIN{f=".e" "nv"; while((getline l < f)>0) print l}', "getline <"],
+  ])("%s", (code, call) => {
+    expect(computedReads(code)).toBe(call);
+  });
+  test.each([
+    'print(open(".env").read())',
+    'import json; print(json.load(open("package.json"))["version"])',
+    'console.log(require("fs").readFileSync("package.json", "utf8"))',
+    'print("open(x)")',
+    "print(1+1)",
+    'BEGIN{while((getline l < "a.txt")>0) print l}',
+  ])("%s names what it opens (or opens nothing)", (code) => {
+    expect(computedReads(code)).toBeUndefined();
   });
 });
 

@@ -177,7 +177,17 @@ describe("deny and ask rules of every source beat the sandbox", () => {
 
   test("the default policy's ask rules for credentials hold in the sandbox", async () => {
     const box = sandbox();
-    for (const command of ["cat ~/.ssh/id_rsa", "cat .env", "cp ~/.aws/credentials x"]) {
+    // The sandbox does not mask the workspace's .env (tests and apps read it): a read whose file
+    // name inline code builds (`".e"+"nv"`) may be it, so it asks like `cat .env`.
+    for (
+      const command of [
+        "cat ~/.ssh/id_rsa",
+        "cat .env",
+        "cp ~/.aws/credentials x",
+        `python3 -c 'print(open(".e"+"nv").read())'`,
+        `node -e 'console.log(require("fs").readFileSync(".e"+"nv","utf8"))'`,
+      ]
+    ) {
       const decision = await decideSandboxed(box, box.load(), command);
       expect(decision.decision, command).toBe("ask");
     }
