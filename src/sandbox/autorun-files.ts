@@ -54,6 +54,9 @@ export const AUTORUN_FILES: readonly AutorunFile[] = [
   { path: "rust-toolchain.toml", runs: "cargo and rustc, whose toolchain `path` may be any directory" },
   { path: "rust-toolchain", runs: "cargo and rustc, whose toolchain `path` may be any directory" },
   { path: "mise.toml", runs: "mise, whose tools may be `path:` directories and whose hooks run on entering" },
-  { path: ".mise.toml", runs: "mise, whose tools may be `path:` directories and whose hooks run on entering" },
+  {
+    path: ".mise.toml",
+    runs: "mise, whose tools may be `path:` directories and whose hooks run on entering",
+  },
   { path: ".tool-versions", runs: "mise and asdf, which pick the programs that run (mise takes `path:`)" },
 ];
