@@ -71,7 +71,7 @@ describe("the package-cache preset", () => {
 });
 
 test("the profile carries the expanded hosts, and an unknown preset is a refusal", () => {
-  const profile = buildSandboxProfile({ allowNet: ["@go", "@nope"] }, "/tmp");
+  const profile = buildSandboxProfile({ allowNet: ["@go", "@nope"] }, "/srv/app");
   expect(profile.allowNet).toEqual(["proxy.golang.org", "sum.golang.org"]);
   expect(profile.problems).toEqual([
     "unknown allowNet preset @nope; known: @npm, @pypi, @crates, @go, @maven",
