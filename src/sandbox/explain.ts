@@ -5,6 +5,7 @@
 import { join, resolve } from "node:path";
 import type { Denial } from "./proxy.ts";
 import { isInside } from "../tool/paths.ts";
+import { PRIVATE_HOST_DIRS } from "./mount-plan.ts";
 import { WRITE_PRESETS } from "./presets.ts";
 import type { SandboxProfile } from "./profile.ts";
 
@@ -59,13 +60,24 @@ function whyNotWritable(path: string, profile: SandboxProfile): string | null {
     const cache = isPackageCache(path)
       ? " It is a package manager's download cache: the opt-in preset @package-caches (sandbox allowWrite, or --allow-write @package-caches) makes the existing ones writable."
       : "";
+    const hidden = privateDirOf(path, profile);
+    const where = hidden
+      ? ` It lies in the host's ${hidden}, which the sandbox replaces with an empty, read-only one (other ` +
+        `sessions leave files there), so it can be neither read nor written.`
+      : "";
     return `${path} is outside the writable directories (${
       profile.writableRoots.join(", ")
-    }, and $TMPDIR). ` +
+    }, and $TMPDIR).${where} ` +
       `If the task needs it, ask for the narrow exception: allow writing ${path} (sandbox allowWrite, ` +
       `or --allow-write ${path}), rather than turning the sandbox off.${cache}`;
   }
   return null;
+}
+
+/** The shared temp dir (`/tmp`) that `path` lies in and the sandbox does not show, if any. */
+function privateDirOf(path: string, profile: SandboxProfile): string | undefined {
+  if (profile.writableRoots.some((r) => isInside(path, r))) return undefined;
+  return PRIVATE_HOST_DIRS.find((dir) => path !== dir && isInside(path, dir));
 }
 
 /** Whether a path lies in one of the package caches of the @package-caches preset, in any home. */
@@ -86,8 +98,12 @@ export function blockedWrites(
   profile: SandboxProfile,
 ): string[] {
   const found = failure.output.split("\n")
-    .filter((line) => WRITE_DENIED.test(line) || ACCESS_DENIED.test(line))
-    .flatMap((line) => pathsIn(line, failure.cwd))
+    .flatMap((line) => {
+      const paths = pathsIn(line, failure.cwd);
+      if (WRITE_DENIED.test(line) || ACCESS_DENIED.test(line)) return paths;
+      // What lies in the host's /tmp is missing inside: a write there failed for want of its directory.
+      return NOT_FOUND.test(line) ? paths.filter((path) => privateDirOf(path, profile)) : [];
+    })
     .filter((path) =>
       !profile.denyRead.some((d) => isInside(path, d)) && !profile.writableRoots.some((r) =>
         isInside(path, r)
@@ -127,7 +143,7 @@ export function explainSandboxFailure(failure: FailureInfo, profile: SandboxProf
           );
           continue;
         }
-        if (missing) continue;
+        if (missing && !privateDirOf(path, profile)) continue;
         const why = whyNotWritable(path, profile);
         if (why) findings.push(`writing ${path} was blocked: ${why}`);
       }

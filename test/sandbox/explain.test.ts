@@ -32,6 +32,26 @@ describe("explainSandboxFailure", () => {
       .toContain("private temp dir holds 2 GiB (sandbox.limits.tmpSize)");
     expect(explain("", { exitCode: 2 })).toBeNull();
   });
+  test("a path in the host's /tmp reads as missing inside: named as hidden, with the narrow exception", () => {
+    const line = "sh: 1: cannot create /tmp/other/out.txt: Directory nonexistent (No such file or directory)";
+    const text = explain(line)!;
+    expect(text).toContain("writing /tmp/other/out.txt was blocked");
+    expect(text).toContain(
+      "lies in the host's /tmp, which the sandbox replaces with an empty, read-only one",
+    );
+    expect(text).toContain("--allow-write /tmp/other/out.txt");
+    expect(blockedWrites({ output: line, cwd: "/w" }, profile)).toEqual(["/tmp/other/out.txt"]);
+    // In a workspace under /tmp, what is missing is just missing.
+    const inTmp = testProfile("/tmp/ws");
+    expect(
+      explainSandboxFailure({
+        output: "cat: /tmp/ws/x: No such file or directory",
+        exitCode: 1,
+        cwd: "/tmp/ws",
+      }, inTmp),
+    )
+      .toBeNull();
+  });
   test("a write outside the writable roots names the path and the narrow exception", () => {
     const text = explain("touch: cannot touch '/home/u/notes.txt': Read-only file system")!;
     expect(text).toContain("writing /home/u/notes.txt was blocked");
