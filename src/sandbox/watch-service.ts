@@ -17,11 +17,10 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { askResident, startResident } from "../hook/resident/client.ts";
-import { serveResident } from "../hook/resident/helper.ts";
 import { BUILD_HASH } from "../hook/resident/socket.ts";
 import { scanGitEntries, type ScanResult, scanWritableRoots, TreeIndexes } from "./scan.ts";
 import { timingMark } from "./timing.ts";
-import { type Revalidation, TreeWatch, type WatchedScan } from "./tree-watch.ts";
+import type { Revalidation, TreeWatch, WatchedScan } from "./tree-watch.ts";
 
 /** What a run asks of a scanner: the scan before it, the `.git` entries after it. */
 export interface TreeScanner {
@@ -229,6 +228,11 @@ export async function runWatcher(specText: string | undefined): Promise<number> 
   const { sandboxDir, roots, denyRead } = spec;
   const socket = watchSocket(sandboxDir, roots, denyRead, process.getuid?.() ?? -1);
   if (!socket) return 0;
+  // Loaded here, not by every `toolrt sandbox` call that only asks (node:net alone costs ~1 ms).
+  const [{ serveResident }, { TreeWatch }] = await Promise.all([
+    import("../hook/resident/helper.ts"),
+    import("./tree-watch.ts"),
+  ]);
   const watch = new TreeWatch(sandboxDir, { drainEveryMs: DRAIN_EVERY_MS });
   watch.scan(roots, denyRead);
   if (watch.failure) {

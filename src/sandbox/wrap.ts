@@ -24,7 +24,6 @@ import { sandboxUser, searchableBy, setprivPrefix } from "./run-as.ts";
 import { TreeIndexes } from "./scan.ts";
 import type { Revalidation } from "./tree-watch.ts";
 import { FullScanner, type TreeScanner } from "./watch-service.ts";
-import { killGroup, seatbeltCommand } from "./seatbelt.ts";
 import { seccompProgram } from "./seccomp.ts";
 import type { NetworkSession } from "./network.ts";
 import type { HostAsker } from "./proxy.ts";
@@ -140,6 +139,7 @@ export async function wrapCommand(
     const tempDir = join(runDir, "tmp");
     mkdirSync(tempDir, { mode: 0o700 });
     const scrubbed = scrubEnv(options.env ?? process.env, profile.unsetEnvPatterns);
+    timingMark("wrap:env");
     const env = { ...scrubbed.env, TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir };
     // The proxy's modules load only for a run that has network at all.
     const network = profile.allowNet.length > 0 || options.askHost
@@ -151,6 +151,7 @@ export async function wrapCommand(
     }
     const base = { env, removedEnv: scrubbed.removed, network, cleanup, quarantined: [] as Quarantined[] };
     if (availability.kind === "sandbox-exec") {
+      const { killGroup, seatbeltCommand } = await import("./seatbelt.ts"); // macOS's modules, there only
       const command = seatbeltCommand(profile, argv, {
         sandboxExecPath: availability.sandboxExecPath,
         tempDir: realpathSync(tempDir),
@@ -319,6 +320,7 @@ async function linuxCommand(
     privateTmp: { path: tempDir, sizeBytes: profile.limits.maxTmpBytes },
   });
   const program = seccompProgram(availability.seccompArch);
+  timingMark("wrap:seccomp");
   return {
     ...base,
     argv: [
