@@ -123,13 +123,15 @@ export type EntryKind = "missing" | "file" | "dir" | "symlink" | "other";
 
 /** What is at `path` without following a final symlink. */
 export function entryKind(path: string): EntryKind {
+  let st;
   try {
-    const st = lstatSync(path);
-    if (st.isSymbolicLink()) return "symlink";
-    if (st.isDirectory()) return "dir";
-    if (st.isFile()) return "file";
-    return "other";
+    st = lstatSync(path, { throwIfNoEntry: false }); // most paths asked are missing: no exception each
   } catch {
-    return "missing";
+    return "missing"; // ENOTDIR, EACCES on the way
   }
+  if (!st) return "missing";
+  if (st.isSymbolicLink()) return "symlink";
+  if (st.isDirectory()) return "dir";
+  if (st.isFile()) return "file";
+  return "other";
 }

@@ -150,10 +150,11 @@ export function scanWritableRoots(
   for (const path of denyRead) {
     let st;
     try {
-      st = lstatSync(path);
+      st = lstatSync(path, { throwIfNoEntry: false }); // most are missing credential paths
     } catch {
-      continue; // a missing deny path has nothing to alias
+      // not reachable: as missing
     }
+    if (!st) continue; // a missing deny path has nothing to alias
     // A denied file with one link has no alias; only the multi-linked ones are looked for.
     if (st.isFile()) deniedInodes.add(inodeKey(st));
     if (!st.isDirectory()) continue;

@@ -4,8 +4,7 @@
  * environment and extra descriptors, plus `cleanup`, which quarantines what the command left at
  * protected paths. The builders it calls (mount plan, bwrap args, SBPL) are pure.
  */
-import { chmodSync, closeSync, mkdirSync, realpathSync, writeSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { chmodSync, closeSync, mkdirSync, realpathSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
 import { detectSandbox, insideBwrap, type SandboxAvailability } from "./detect.ts";
@@ -135,7 +134,13 @@ export async function wrapCommand(
   };
   try {
     const runDir = makeRunDir();
-    cleanups.push(() => rm(runDir, { recursive: true, force: true }));
+    // On Linux a few small files ($TMPDIR is a tmpfs inside the sandbox): removed at once, without
+    // loading node:fs/promises. On macOS $TMPDIR is here, as full as the command left it.
+    cleanups.push(
+      availability.kind === "bwrap"
+        ? () => rmSync(runDir, { recursive: true, force: true })
+        : async () => await (await import("node:fs/promises")).rm(runDir, { recursive: true, force: true }),
+    );
     const tempDir = join(runDir, "tmp");
     mkdirSync(tempDir, { mode: 0o700 });
     const scrubbed = scrubEnv(options.env ?? process.env, profile.unsetEnvPatterns);
