@@ -14,9 +14,9 @@
  * full in its own process, as without a watcher, and says so; after its run it starts one, which
  * reads the index that run saved and listens once it has watched every directory.
  */
-import { lstatSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { askResident, startResident } from "../hook/resident/client.ts";
+import { askResident, type PathStat, startResident } from "../hook/resident/client.ts";
 import { BUILD_HASH } from "../hook/resident/socket.ts";
 import { scanGitEntries, type ScanResult, scanWritableRoots, TreeIndexes } from "./scan.ts";
 import { timingMark } from "./timing.ts";
@@ -176,6 +176,7 @@ export class WatchClient implements TreeScanner {
       `${JSON.stringify(request)}\n`,
       this.uid,
       REPLY_TIMEOUT_MS,
+      statFollowing,
     );
     timingMark("watch:asked");
     if ("reply" in outcome) {
@@ -189,6 +190,15 @@ export class WatchClient implements TreeScanner {
       ? `no change watcher runs for this workspace (one starts after a run that finds ${this.minDirs()} directories or more)`
       : "the change watcher's socket is not this user's alone, or it did not answer";
     return null;
+  }
+}
+
+/** `stat`, synchronous (node:fs is loaded here anyway); undefined for any failure. */
+function statFollowing(path: string): PathStat | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }
 
