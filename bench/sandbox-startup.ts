@@ -192,7 +192,8 @@ for (const size of sizes) {
   const { ws, seconds } = makeWorkspace(`ws-${size}`, size);
   emit("sandbox.startup.workspace", { files: size, generate_s: round(seconds, 1) });
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
-  const stateOf = (s: Subject, what: string) => join(base, `state-${what}-${size}${s.suffix}`);
+  // Short: a watcher's socket path must fit in 100 bytes (`watch-service.ts`), or no watcher runs.
+  const stateOf = (s: Subject, what: string) => join(base, `${what}${size}${s.suffix ? "b" : ""}`);
   const cli = (s: Subject) => [s.binary, "sandbox", "--", trueBin];
   const samples = new Map<string, { wall: number[]; cpu: number[] }>();
   const add = (name: string, t: { wall: number; cpu: number }) => {
