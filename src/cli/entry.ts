@@ -10,8 +10,8 @@ import { fastHookInvocation, isHelperCommand } from "../hook/args.ts";
 
 /**
  * How much more reluctant to compile a short-lived process's JIT is (measured on `toolrt sandbox --
- * true`: 38.6 ms of CPU at 1, 32.1 at 10, 31.5 at 1000; a first call's walk of 100k files still
- * gets compiled at 10).
+ * true`: 38.6 ms of CPU at 1, 32.1 at 10, 31.5 at 1000; a first call over 100k files, whose walk
+ * runs long enough to be compiled anyway, costs the same at 10).
  */
 const SHORT_LIVED_JIT_POLICY = 10;
 const argv = process.argv.slice(2);

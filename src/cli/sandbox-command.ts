@@ -3,9 +3,8 @@
  * for `sandbox` and `sandbox-bridge` (src/cli/entry.ts). The plain shapes (`sandbox [its options]
  * -- CMD...` and `sandbox-bridge --fd N -- CMD...`, as scripts, the escape kit and the network
  * bridge call them) are read here; anything else (help, global options, a malformed line) goes
- * through commander (src/cli/sandbox.ts), which says what is wrong. A
- * sandboxed command is a fresh process each time, and commander's load and set-up alone cost more
- * than bwrap's own start-up.
+ * through commander (src/cli/sandbox.ts), which says what is wrong. A sandboxed command is a fresh
+ * process each time, and commander's load and set-up alone cost more than bwrap's own start-up.
  */
 import { resolve } from "node:path";
 import { changedAutorun, describeAutorunChanges, snapshotAutorun } from "../sandbox/autorun.ts";
@@ -161,8 +160,8 @@ const BY_FLAG = new Map(SANDBOX_OPTIONS.map((o) => [o.flag, o]));
  * `sandbox [its options] -- CMD [ARGS...]` read without commander; undefined for any other shape
  * (then commander reads it, with its messages). Same result as commander for every line it accepts.
  * Only long options, `--name value` or `--name=value`; a separate value that starts with `-` is
- * left to commander too. Read by hand: node:util's parseArgs costs more to load (2-3 ms of CPU) than the
- * whole reading, on every sandboxed command.
+ * left to commander too. Read by hand: node:util's parseArgs costs more to load (2-3 ms of CPU)
+ * than the whole reading, on every sandboxed command.
  */
 export function fastSandboxArgs(
   argv: readonly string[],

@@ -278,16 +278,16 @@ function protect(p: Protection, fs: FsView): Outcome {
   return { nothing: true };
 }
 
-/**
- * At most MAX_LINK_MOUNTS read-only mounts for `files`: while there are more, the deepest ones are
- * replaced by their directories (never a root itself unless nothing else is left).
- */
 /** Read-only mounts for hard-linked files: files on their own, and directories that hold many. */
 export interface LinkMounts {
   files: string[];
   dirs: Array<{ path: string; count: number }>;
 }
 
+/**
+ * At most MAX_LINK_MOUNTS read-only mounts for `files`: while there are more, the deepest ones are
+ * replaced by their directories (never a root itself unless nothing else is left).
+ */
 export function collapseLinkMounts(files: string[], roots: string[]): LinkMounts {
   if (files.length <= MAX_LINK_MOUNTS) return { files, dirs: [] };
   const isRoot = new Set(roots);
