@@ -15,6 +15,7 @@ import { joinContinuations } from "./continuation.ts";
 import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
 import { computedRuns, inlineCode, readsLanguage, shellPayloads } from "./inline-code.ts";
+import { codeLoadedByLine, loadsNativeCode } from "./code-loading.ts";
 import { printedSecrets } from "./secret-output.ts";
 import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
@@ -349,6 +350,8 @@ function analyzeInner(written: string, parser: Parser | null, depth: number, whe
   const assigned = assignedCode(walk.commands.flatMap((raw) => raw.assignments));
   for (const { text, via } of assigned.scripts) runScript({ text, via, env: {} }, undefined);
   opaque.push(...assigned.opaque, ...builtinAssignedCode(judged), ...arithmeticOnUnknownValues(walk, judged));
+  const loaded = codeLoadedByLine(walk.commands, judged);
+  if (loaded !== undefined) { for (const j of judged) j.command.loadsCode ??= loaded; }
   for (const body of walk.hereDocuments ?? []) {
     for (const code of hiddenSubstitutions(body)) {
       runScript({ text: code, via: "a here-document", env: {} }, undefined);
@@ -564,6 +567,8 @@ function payloadScripts(j: Judged): Script[] {
   const out: Script[] = (j.commandLines ?? []).map(({ text, via }) => ({ text, via, env: {} }));
   j.inline = inlineCode(j.name, j.args)?.code ?? null;
   if (j.inline !== null && computedRuns(j.inline) !== undefined) j.command.runsComputed = true;
+  const native = j.inline === null ? undefined : loadsNativeCode(j.inline);
+  if (native !== undefined) j.command.loadsCode = `${j.name}: ${native}`;
   for (const text of j.inline === null ? [] : shellPayloads(j.inline)) {
     out.push({ text, via: `${j.name} inline code`, env: {} });
   }

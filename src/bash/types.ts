@@ -52,6 +52,11 @@ export interface SimpleCommand {
   input?: string;
   /** Its inline code runs a command it builds while it runs (`os.system("cu" + "rl")`): any program. */
   runsComputed?: boolean;
+  /**
+   * Why it loads code no word of the line runs as a program (`LD_PRELOAD=./x.so ls`, `ctypes.CDLL`,
+   * an `export PERL5OPT=-Mx` earlier in the line; `code-loading.ts`): that code may run any program.
+   */
+  loadsCode?: string;
 }
 
 /** A command the shipped default policy denies outright, with the reason shown to people. */

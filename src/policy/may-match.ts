@@ -111,7 +111,8 @@ function hiddenCommandTexts(command: CommandTarget): string[] {
   }
   const plain = words.filter((w) => !w.startsWith("-"));
   commandAt(plain);
-  // Code that builds the command it runs may run any: every command rule could match.
+  // Code that builds the command it runs, or code loaded from files (`LD_PRELOAD=./x.so ls`), may
+  // run any: every command rule could match.
   if (command.runsComputed) texts.push("*");
   for (const text of [...(command.envValues ?? []), ...(command.input ? [command.input] : [])]) {
     const inner = innerWords(text).map(asPattern);
