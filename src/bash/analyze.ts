@@ -16,6 +16,7 @@ import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
 import { computedRuns, inlineCode, readsLanguage, shellPayloads } from "./inline-code.ts";
 import { codeLoadedByLine, loadsNativeCode } from "./code-loading.ts";
+import { helperPrograms } from "./helper-programs.ts";
 import { printedSecrets } from "./secret-output.ts";
 import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
@@ -40,6 +41,7 @@ import type {
   CheckHit,
   ParseOutcome,
   Redirect,
+  RemoteUse,
   RepositoryUse,
   SimpleCommand,
   WorkLossIfExists,
@@ -141,6 +143,7 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
     catastrophic: inner.catastrophic,
     workLoss: judged.flatMap((j) => j.workLoss ?? []),
     ...workLossIfExists(judged),
+    ...remotesOf(judged),
     askReasons,
     opaque: [...new Set([...inner.opaque, ...askReasons.filter((r) => !walkedThrough(r))])],
     defines: inner.defines,
@@ -184,6 +187,18 @@ function workLossIfExists(judged: Judged[]): { workLossIfExists?: WorkLossIfExis
     })
   );
   return found.length > 0 ? { workLossIfExists: found } : {};
+}
+
+/** git remotes reached by name, with where git runs from every directory the command may run in. */
+function remotesOf(judged: Judged[]): { remotes?: RemoteUse[] } {
+  const found = judged.flatMap((j, index) =>
+    (j.remotes ?? []).map(({ dir, ...remote }) => ({
+      ...remote,
+      index,
+      dirs: inDirs(dir, { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] }),
+    }))
+  );
+  return found.length > 0 ? { remotes: found } : {};
 }
 
 /** git commands that read no blob or tree (a partial clone fetches missing ones on demand). */
@@ -517,6 +532,9 @@ function judgeInvocation(
     judged.workLoss = workLoss;
     command.workLoss = workLoss.map((w) => w.id);
   }
+  const helpers = helperPrograms(judged);
+  if (helpers.texts.length > 0) command.helpers = helpers.texts;
+  if (helpers.remotes.length > 0) judged.remotes = helpers.remotes;
   return judged;
 }
 

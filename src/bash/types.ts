@@ -57,6 +57,11 @@ export interface SimpleCommand {
    * an `export PERL5OPT=-Mx` earlier in the line; `code-loading.ts`): that code may run any program.
    */
   loadsCode?: string;
+  /**
+   * Programs it runs to reach another host, as rules see them (`git ls-remote h:x` runs
+   * `ssh h git-upload-pack 'x'`; `helper-programs.ts`): deny and ask rules match these too.
+   */
+  helpers?: string[];
 }
 
 /** A command the shipped default policy denies outright, with the reason shown to people. */
@@ -87,6 +92,18 @@ export interface WorkLossIfExists extends WorkLoss {
   index: number;
   /** The word as a path from each directory the command may run in. */
   paths: string[];
+}
+
+/** A git remote a sub-command reaches by name: its URL decides which helper program git runs. */
+export interface RemoteUse {
+  /** Index of the sub-command in `commands`. */
+  index: number;
+  /** Where git runs, from each directory the command may run in. */
+  dirs: string[];
+  /** The remote's name; undefined for the default remote, `*` for every remote. */
+  name?: string;
+  /** The program git runs on the other side (`git-upload-pack`). */
+  service: string;
 }
 
 export interface CheckHit {
@@ -149,6 +166,8 @@ export interface BashAnalysis {
   workLoss: WorkLoss[];
   /** Work lost if a path exists when deciding; absent when there is none (see `WorkLossIfExists`). */
   workLossIfExists?: WorkLossIfExists[];
+  /** git remotes reached by name: the URL in the configuration says whether git runs ssh. */
+  remotes?: RemoteUse[];
   /**
    * Why no allow rule (prefix, exact, saved or session) may approve this command without a prompt:
    * an unparseable or too complex structure, the sub-command cap, a critical deletion target.

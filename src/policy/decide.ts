@@ -36,7 +36,10 @@ export interface CommandTarget {
    * ask rules match this too, so `Bash(bash:*)` holds for what runs inside `bash -c`.
    */
   viaText?: string;
-  /** The command as its program will read it (`npm publ` is `npm publish`): deny and ask rules match these too. */
+  /**
+   * The command as its program will read it (`npm publ` is `npm publish`), and the helper programs
+   * it runs (`ssh h git-upload-pack 'x'` for `git ls-remote h:x`): deny and ask rules match these too.
+   */
   canonicalTexts?: string[];
   /** The wrapper it was taken out of (`xargs`, `find -exec`), when there is one. */
   via?: string;
@@ -367,6 +370,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       canonicalTexts: [
         ...npmCommandTexts(stripAssignments(c.ruleText).split(" ")),
         ...gitCommandTexts(stripAssignments(c.ruleText).split(" ")),
+        ...(c.helpers ?? []),
       ],
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,
