@@ -17,6 +17,7 @@ import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluatio
 import { computedRuns, inlineCode, readsLanguage, shellPayloads } from "./inline-code.ts";
 import { codeLoadedByLine, loadsNativeCode } from "./code-loading.ts";
 import { helperPrograms } from "./helper-programs.ts";
+import { readPatchApply } from "./patch-apply.ts";
 import { printedSecrets } from "./secret-output.ts";
 import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
@@ -40,6 +41,7 @@ import type {
   Catastrophe,
   CheckHit,
   ParseOutcome,
+  PatchUse,
   Redirect,
   RemoteUse,
   RepositoryUse,
@@ -144,6 +146,7 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
     workLoss: judged.flatMap((j) => j.workLoss ?? []),
     ...workLossIfExists(judged),
     ...remotesOf(judged),
+    ...patchesOf(judged),
     askReasons,
     opaque: [...new Set([...inner.opaque, ...askReasons.filter((r) => !walkedThrough(r))])],
     defines: inner.defines,
@@ -199,6 +202,28 @@ function remotesOf(judged: Judged[]): { remotes?: RemoteUse[] } {
     }))
   );
   return found.length > 0 ? { remotes: found } : {};
+}
+
+/** Patches applied, with where their names are taken from every directory the command may run in. */
+function patchesOf(judged: Judged[]): { patches?: PatchUse[] } {
+  const found = judged.flatMap((j, index): PatchUse[] => {
+    const apply = readPatchApply(j);
+    if (!apply?.writes) return [];
+    const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
+    // `patch -p1 < x.patch`: the input is a file the decision can read (the last redirection wins).
+    const input = j.raw.redirects.findLast((r) => /^0?<$/.test(r.op) && !r.glob)?.target;
+    return [{
+      index,
+      tool: apply.tool,
+      dirs: inDirs(apply.dir, where),
+      files: apply.files,
+      ...(apply.files.length === 0 && input !== undefined ? { input: inDirs(input, where) } : {}),
+      ...(apply.strip !== undefined ? { strip: apply.strip } : {}),
+      ...(apply.prefix !== undefined ? { prefix: apply.prefix } : {}),
+      ...(apply.only !== undefined ? { only: apply.only } : {}),
+    }];
+  });
+  return found.length > 0 ? { patches: found } : {};
 }
 
 /** git commands that read no blob or tree (a partial clone fetches missing ones on demand). */

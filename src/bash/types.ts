@@ -94,6 +94,26 @@ export interface WorkLossIfExists extends WorkLoss {
   paths: string[];
 }
 
+/** A patch a sub-command applies (`git apply`, `patch`): the files it writes are named in the patch. */
+export interface PatchUse {
+  /** Index of the sub-command in `commands`. */
+  index: number;
+  /** `git apply` or `patch`. */
+  tool: string;
+  /** Where the names in the patch are taken from, from each directory the command may run in. */
+  dirs: string[];
+  /** The patch files, relative to those directories; empty when the patch comes from its input. */
+  files: string[];
+  /** The file its input is redirected from (`patch -p1 < x.patch`), from where the shell runs. */
+  input?: string[];
+  /** Leading components stripped from the names (`-p`); undefined: patch's own guess. */
+  strip?: number;
+  /** git apply's `--directory`, prepended to every name. */
+  prefix?: string;
+  /** patch's original file (or `-o`): the one file it writes. */
+  only?: string;
+}
+
 /** A git remote a sub-command reaches by name: its URL decides which helper program git runs. */
 export interface RemoteUse {
   /** Index of the sub-command in `commands`. */
@@ -168,6 +188,8 @@ export interface BashAnalysis {
   workLossIfExists?: WorkLossIfExists[];
   /** git remotes reached by name: the URL in the configuration says whether git runs ssh. */
   remotes?: RemoteUse[];
+  /** Patches applied: the files they write are read from the patch when deciding. */
+  patches?: PatchUse[];
   /**
    * Why no allow rule (prefix, exact, saved or session) may approve this command without a prompt:
    * an unparseable or too complex structure, the sub-command cap, a critical deletion target.
