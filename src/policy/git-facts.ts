@@ -23,7 +23,7 @@ export interface GitFactsDeps {
    * The URLs git in `dir` uses for a remote by name (undefined: the default remote; `*`: every
    * remote), `url.*.insteadOf` applied; empty when git cannot tell.
    */
-  remoteUrls?: (dir: string, name: string | undefined) => string[];
+  remoteUrls?: (dir: string, name: string | undefined, push: boolean) => string[];
 }
 
 /** The analysis with work loss confirmed by the file system and aliases found in the configuration. */
@@ -72,7 +72,8 @@ function remoteHelpers(bash: BashAnalysis, deps: GitFactsDeps): Map<number, stri
     for (const written of use.dirs) {
       const dir = deps.resolve(written);
       if (dir === undefined) continue;
-      for (const url of (deps.remoteUrls ?? gitRemoteUrls)(dir, use.name)) {
+      const push = use.service === "git-receive-pack";
+      for (const url of (deps.remoteUrls ?? gitRemoteUrls)(dir, use.name, push)) {
         const helper = urlHelper(url, use.service);
         if (helper !== undefined) found.set(use.index, [...(found.get(use.index) ?? []), helper]);
       }
@@ -83,9 +84,10 @@ function remoteHelpers(bash: BashAnalysis, deps: GitFactsDeps): Map<number, stri
 
 /**
  * URLs as git in `dir` reads them: `git ls-remote --get-url` (configuration only, no connection,
- * no program run) for the remote, or for each remote `git remote` lists.
+ * no program run) for the remote, or for each remote `git remote` lists; for a push, its push
+ * URLs too (`remote.NAME.pushurl`).
  */
-function gitRemoteUrls(dir: string, name: string | undefined): string[] {
+function gitRemoteUrls(dir: string, name: string | undefined, push: boolean): string[] {
   const git = (...args: string[]) => {
     const run = spawnSync("git", ["-C", dir, ...args], {
       encoding: "utf8",
@@ -95,7 +97,10 @@ function gitRemoteUrls(dir: string, name: string | undefined): string[] {
     return run.status === 0 ? run.stdout.split("\n").filter((line) => line !== "") : [];
   };
   const names = name === "*" ? git("remote") : [name];
-  return names.flatMap((n) => git("ls-remote", "--get-url", ...(n === undefined ? [] : [n])));
+  return names.flatMap((n) => [
+    ...git("ls-remote", "--get-url", ...(n === undefined ? [] : [n])),
+    ...(push && n !== undefined ? git("remote", "get-url", "--push", "--all", n) : []),
+  ]);
 }
 
 function aliasReasons(bash: BashAnalysis, deps: GitFactsDeps): string[] {

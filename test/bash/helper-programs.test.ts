@@ -31,6 +31,7 @@ git remote add origin ../r.git
 git remote add sshr ssh://h/x
 git remote add short gh:x
 git config url.ssh://h/.insteadOf gh:
+git remote add pub ../r.git && git remote set-url --push pub ssh://h/x
 `;
   const made = spawnSync("bash", ["-c", script], { cwd: root, env: gitTestEnv(), encoding: "utf8" });
   if (made.status !== 0) throw new Error(made.stderr);
@@ -93,6 +94,7 @@ const RUN_SSH = [
   "git fetch --all",
   "git pull sshr main",
   "git push sshr main",
+  "git push pub main",
   "git send-pack h:x main",
   "git archive --remote h:x HEAD",
   "scp -P 2 a.txt u@h:/tmp",
@@ -114,6 +116,7 @@ const NO_SSH = [
   "rsync -a ./a ./b",
   "rsync -a h::module .",
   "git archive HEAD",
+  "git fetch pub",
 ];
 
 describe("Bash(ssh:*) holds for the helper", () => {
