@@ -20,7 +20,10 @@ import { shellQuote } from "../tool/shell-quote.ts";
 export interface RemoteName {
   /** Where git runs (`git -C`), relative to the command's directory. */
   dir: string;
-  /** The remote's name; undefined for the default remote, `*` for every remote (`fetch --all`). */
+  /**
+   * The remote's name; undefined for the default remote, `*` for every remote (`fetch --all`),
+   * `submodules` for the URLs of the submodules (`submodule update`).
+   */
   name?: string;
   /** The program git runs on the other side: it names the helper (`git-receive-pack` for push). */
   service: string;
@@ -74,9 +77,24 @@ export function helperPrograms(j: Judged): HelperPrograms {
 function gitHelpers(args: string[], out: HelperPrograms): void {
   const call = resolveGit(args);
   const sub = call.subcommand?.toLowerCase();
+  // `submodule add URL` clones it; `submodule update` fetches or clones each submodule's URL.
+  if (sub === "submodule") {
+    const words = call.args.filter((a) => !a.startsWith("-"));
+    if (words[0] === "add") {
+      const text = words[1] === undefined ? undefined : urlHelper(words[1], "git-upload-pack");
+      if (text !== undefined) out.texts.push(text);
+    } else if (words[0] === "update") {
+      out.remotes.push({ dir: call.start, name: "submodules", service: "git-upload-pack" });
+    }
+    return;
+  }
   const where = sub === undefined ? undefined : GIT_REMOTES[sub];
   if (!where) return;
   const options = call.args.filter((a) => a.startsWith("-"));
+  // fetch and pull also fetch the submodules whose commits changed (fetch.recurseSubmodules=on-demand).
+  if (sub === "fetch" || sub === "pull") {
+    out.remotes.push({ dir: call.start, name: "submodules", service: where.service });
+  }
   let target: string | undefined;
   if (where.at === "remote-option") {
     const i = call.args.findIndex((a) => a === "--remote" || a.startsWith("--remote="));

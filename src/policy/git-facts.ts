@@ -85,7 +85,8 @@ function remoteHelpers(bash: BashAnalysis, deps: GitFactsDeps): Map<number, stri
 /**
  * URLs as git in `dir` reads them: `git ls-remote --get-url` (configuration only, no connection,
  * no program run) for the remote, or for each remote `git remote` lists; for a push, its push
- * URLs too (`remote.NAME.pushurl`).
+ * URLs too (`remote.NAME.pushurl`); for `submodules`, each submodule's URL in the configuration
+ * and in `.gitmodules`.
  */
 function gitRemoteUrls(dir: string, name: string | undefined, push: boolean): string[] {
   const git = (...args: string[]) => {
@@ -96,6 +97,14 @@ function gitRemoteUrls(dir: string, name: string | undefined, push: boolean): st
     });
     return run.status === 0 ? run.stdout.split("\n").filter((line) => line !== "") : [];
   };
+  if (name === "submodules") {
+    // A relative URL (`../lib.git`) is taken from the superproject's default remote.
+    const urls = [
+      ...git("config", "--get-regexp", "^submodule\\..*\\.url$"),
+      ...git("config", "-f", ".gitmodules", "--get-regexp", "^submodule\\..*\\.url$"),
+    ].map((line) => line.slice(line.indexOf(" ") + 1));
+    return urls.some((url) => /^\.\.?\//.test(url)) ? [...urls, ...git("ls-remote", "--get-url")] : urls;
+  }
   const names = name === "*" ? git("remote") : [name];
   return names.flatMap((n) => [
     ...git("ls-remote", "--get-url", ...(n === undefined ? [] : [n])),

@@ -35,15 +35,29 @@ git remote add pub ../r.git && git remote set-url --push pub ssh://h/x
 `;
   const made = spawnSync("bash", ["-c", script], { cwd: root, env: gitTestEnv(), encoding: "utf8" });
   if (made.status !== 0) throw new Error(made.stderr);
+  // Submodules: one by an ssh URL, one relative to a superproject whose remote is ssh.
+  const subs = `set -e
+git init -q -b main withsub && cd withsub && git commit -q --allow-empty -m init
+git config -f .gitmodules submodule.lib.path lib && git config -f .gitmodules submodule.lib.url h:lib
+git init -q -b main rel && cd rel && git commit -q --allow-empty -m init && git remote add origin ssh://h/top
+git config -f .gitmodules submodule.x.path x && git config -f .gitmodules submodule.x.url ../x.git
+`;
+  const made2 = spawnSync("bash", ["-c", subs], { cwd: root, env: gitTestEnv(), encoding: "utf8" });
+  if (made2.status !== 0) throw new Error(made2.stderr);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function decided(command: string, rules: { ask?: string[]; deny?: string[] }, sandboxed: boolean) {
-  const policy = loadPolicy({ cwd: work, stateDir: box.stateDir, env: box.env, cliRules: rules }).policy;
-  const globals = { ...globalsFrom({ cwd: work, stateDir: box.stateDir }), color: false };
+async function decided(
+  command: string,
+  rules: { ask?: string[]; deny?: string[] },
+  sandboxed: boolean,
+  cwd = work,
+) {
+  const policy = loadPolicy({ cwd, stateDir: box.stateDir, env: box.env, cliRules: rules }).policy;
+  const globals = { ...globalsFrom({ cwd, stateDir: box.stateDir }), color: false };
   const place: ExecutionPlace = {
     sandboxed: true,
-    context: { writable: [work], allowNet: [], asksForHosts: false, denyRead: [] },
+    context: { writable: [cwd], allowNet: [], asksForHosts: false, denyRead: [] },
   };
   const got = sandboxed
     ? await checkCall("Bash", { command }, policy, globals, analyzerDeps, () => place)
@@ -143,10 +157,38 @@ describe("Bash(ssh:*) holds for the helper", () => {
     expect(await helpers("git archive --remote=h:x HEAD")).toEqual(["ssh h git-upload-archive x"]);
     expect(await helpers("scp -S ./myssh h:x .")).toEqual(["./myssh h"]);
     expect(await helpers("sftp -D /usr/lib/sftp-server")).toEqual([]);
-    expect((await analyzeBash("git fetch sshr")).remotes).toMatchObject([{
-      name: "sshr",
-      service: "git-upload-pack",
-    }]);
+    // fetch looks up its remote, and the submodules it may fetch on demand.
+    expect((await analyzeBash("git fetch sshr")).remotes).toMatchObject([
+      { name: "submodules", service: "git-upload-pack" },
+      { name: "sshr", service: "git-upload-pack" },
+    ]);
+  });
+});
+
+describe("submodules fetched from their configured URLs", () => {
+  test("an ssh URL in .gitmodules: update, fetch and pull run ssh", async () => {
+    const repo = join(root, "withsub");
+    for (const command of ["git submodule update --init", "git submodule update", "git fetch", "git pull"]) {
+      expect((await decided(command, { ask: ["Bash(ssh:*)"] }, true, repo)).decision, command).toBe("ask");
+    }
+    expect((await decided("git submodule status", { ask: ["Bash(ssh:*)"] }, true, repo)).decision).toBe(
+      "allow",
+    );
+  });
+  test("a relative URL is reached through the superproject's remote", async () => {
+    const repo = join(root, "withsub", "rel");
+    expect((await decided("git submodule update --init", { ask: ["Bash(ssh:*)"] }, true, repo)).decision)
+      .toBe(
+        "ask",
+      );
+  });
+  test("submodule add names its URL", async () => {
+    expect((await decided("git submodule add h:lib lib", { ask: ["Bash(ssh:*)"] }, true)).decision).toBe(
+      "ask",
+    );
+    expect((await decided("git submodule add ../r.git lib", { ask: ["Bash(ssh:*)"] }, true)).decision).toBe(
+      "allow",
+    );
   });
 });
 
