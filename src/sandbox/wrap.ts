@@ -8,6 +8,7 @@ import { chmodSync, closeSync, mkdirSync, realpathSync, writeSync } from "node:f
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
+import { makePrivateDevNodes, type PrivateDevNode } from "./dev-nodes.ts";
 import { detectSandbox, insideBwrap, type SandboxAvailability } from "./detect.ts";
 import { scrubEnv } from "./env.ts";
 import { type Cgroup, cgroupLauncher, createCgroup, killAfter, prlimitPrefix } from "./limits.ts";
@@ -281,9 +282,15 @@ async function linuxCommand(
     // Masks and binds where that uid cannot reach are moot, and bwrap, as that uid, could not make them.
     plan.mounts = plan.mounts.filter((m) => searchableBy(user, m.path));
   }
-  // Descriptors from 3 on in bwrap: the seccomp program, the network channel, one per mount.
+  // Descriptors from 3 on in bwrap: the seccomp program, the network channel, the private device
+  // nodes, one per mount.
   const extraStdio: Array<number | "pipe"> = ["pipe"];
   if (base.network) extraStdio.push("pipe");
+  const devNodes = isRoot && !user ? privateDevNodes(runDir, state, cleanups) : [];
+  const devNodeFds = devNodes.map(({ target, fd }) => {
+    extraStdio.push(fd);
+    return { target, fd: 2 + extraStdio.length };
+  });
   const mountFds: number[] = [];
   /** What to write to each stub's stream, by its index in extraStdio. */
   const stubTexts = new Map<number, string>();
@@ -317,6 +324,7 @@ async function linuxCommand(
     seccompFd: 3,
     mountFds,
     privateTmp: { path: tempDir, sizeBytes: profile.limits.maxTmpBytes },
+    devNodes: devNodeFds,
   });
   const program = seccompProgram(availability.seccompArch);
   return {
@@ -352,6 +360,30 @@ async function linuxCommand(
       if (seconds !== null && spawned.kill) cleanups.push(killAfter(spawned.kill.bind(spawned), seconds));
     },
   };
+}
+
+/**
+ * The command runs as the host's uid 0: private device nodes in the run dir, else in a run dir under
+ * the state dir (when the temp dir's file system is `nodev`), else a refusal saying why.
+ */
+function privateDevNodes(
+  runDir: string,
+  state: string,
+  cleanups: Array<() => void | Promise<void>>,
+): PrivateDevNode[] {
+  const fallback = () => {
+    mkdirSync(state, { recursive: true, mode: 0o700 });
+    const dir = makeRunDir(state);
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  };
+  try {
+    const nodes = makePrivateDevNodes([() => runDir, fallback]);
+    for (const { fd } of nodes) cleanups.push(() => closeSync(fd));
+    return nodes;
+  } catch (error) {
+    throw new SandboxRefusedError([(error as Error).message]);
+  }
 }
 
 /** A name for one run's quarantine directory: sortable by time, unique. */

@@ -1,0 +1,129 @@
+/**
+ * A command running as the host's uid 0 gets device nodes of its own: a chmod of `/dev/null` inside
+ * must not touch the host's. The payload is `chmod 666`, the normal mode: harmless to the host even
+ * on a build that binds the host's node, where it shows as a new change time.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bwrapArgs } from "../../src/sandbox/bwrap.ts";
+import { DEV_NODES, DevNodesError, makePrivateDevNodes } from "../../src/sandbox/dev-nodes.ts";
+import { runCli } from "../helpers/cli.ts";
+import { sandboxFor } from "../helpers/requirements.ts";
+
+const isRoot = process.getuid?.() === 0;
+const usable = sandboxFor("private device nodes in real runs", "bwrap");
+if (!isRoot) console.warn("skipping the private device node cases: they need toolrt to run as root (mknod)");
+
+const dir = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-devnodes-")));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("bwrap arguments", () => {
+  test("each private node is bound by its descriptor over --dev's, before anything else is mounted", () => {
+    const args = bwrapArgs({ mounts: [], refusals: [], notices: [], absent: [] } as never, {
+      bwrapPath: "bwrap",
+      cwd: "/w",
+      seccompFd: 3,
+      mountFds: [],
+      devNodes: [{ target: "/dev/null", fd: 5 }],
+    });
+    const dev = args.indexOf("--dev");
+    expect(args.slice(dev, dev + 2)).toEqual(["--dev", "/dev"]);
+    const bind = args.indexOf("--dev-bind");
+    expect(bind).toBeGreaterThan(dev);
+    expect(args.slice(bind, bind + 3)).toEqual(["--dev-bind", "/proc/self/fd/5", "/dev/null"]);
+  });
+});
+
+describe.skipIf(!isRoot)("making the nodes", () => {
+  test("every node bwrap's --dev takes from the host, same device, mode 0666 whatever the umask", () => {
+    const place = join(dir, "made");
+    mkdirSync(place);
+    const nodes = makePrivateDevNodes([() => place]);
+    try {
+      expect(nodes.map((n) => n.target)).toEqual(DEV_NODES.map((d) => `/dev/${d.name}`));
+      for (const n of nodes) {
+        const mine = fstatSync(n.fd);
+        const host = statSync(n.target);
+        expect(mine.isCharacterDevice()).toBe(true);
+        expect(mine.rdev).toBe(host.rdev);
+        expect(mine.mode & 0o7777).toBe(0o666);
+        expect(mine.ino).not.toBe(host.ino);
+      }
+    } finally {
+      for (const n of nodes) closeSync(n.fd);
+    }
+  });
+  test("a place where they cannot be made gives way to the next", () => {
+    const [bad, good] = [join(dir, "bad"), join(dir, "good")];
+    mkdirSync(bad);
+    mkdirSync(good);
+    const nodes = makePrivateDevNodes([() => bad, () => good], (path, mode, major, minor) => {
+      if (path.startsWith(bad)) throw new Error("EPERM");
+      Bun.spawnSync(["mknod", path, "c", String(major), String(minor)]);
+    });
+    for (const n of nodes) closeSync(n.fd);
+    expect(statSync(join(good, "dev", "null")).isCharacterDevice()).toBe(true);
+  });
+  test("nowhere to make them is a refusal naming each place and what to do, never the host's nodes", () => {
+    const notNodes = join(dir, "plain");
+    mkdirSync(notNodes);
+    const attempt = () =>
+      makePrivateDevNodes([() => notNodes, () => {
+        throw new Error("no state dir");
+      }], (path) => writeFileSync(path, "")); // a regular file where the node should be
+    let error: unknown;
+    try {
+      attempt();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DevNodesError);
+    expect((error as Error).message).toMatch(/plain: .*not the node just made.*no state dir.*TMPDIR .*nodev/);
+  });
+});
+
+describe.skipIf(!usable || !isRoot)("toolrt sandbox as root", () => {
+  const ws = join(dir, "ws");
+  mkdirSync(ws);
+  const env = { HOME: join(dir, "home"), TOOLRT_HOME: join(dir, "state") };
+  Bun.spawnSync(["git", "init", "-q", ws]);
+
+  const hostNull = () => {
+    const st = statSync("/dev/null", { bigint: true });
+    return { mode: st.mode & 0o7777n, ctimeNs: st.ctimeNs };
+  };
+  const script = "chmod 666 /dev/null && echo chmod-ok; echo x > /dev/null && echo write-ok; " +
+    "head -c 3 /dev/zero | od -An -tx1; head -c 16 /dev/urandom | wc -c; git status --short && echo git-ok";
+
+  for (const flags of [[], ["--run-as-root"]]) {
+    test(`${flags.join(" ") || "a root-owned workspace"}: the chmod stays inside, the nodes work`, () => {
+      const before = hostNull();
+      const run = runCli(["sandbox", ...flags, "--workspace", ws, "--", "/bin/sh", "-c", script], {
+        cwd: ws,
+        env,
+      });
+      expect(hostNull()).toEqual(before);
+      expect(run.stderr).not.toContain("Permission denied");
+      expect(run.stdout.split("\n").map((l) => l.trim())).toEqual([
+        "chmod-ok",
+        "write-ok",
+        "00 00 00",
+        "16",
+        "git-ok",
+        "",
+      ]);
+      expect(run.code).toBe(0);
+    });
+  }
+});
