@@ -68,7 +68,7 @@ describe.skipIf(!isRoot)("making the nodes", () => {
     const [bad, good] = [join(dir, "bad"), join(dir, "good")];
     mkdirSync(bad);
     mkdirSync(good);
-    const nodes = makePrivateDevNodes([() => bad, () => good], (path, mode, major, minor) => {
+    const nodes = makePrivateDevNodes([() => bad, () => good], (path, _mode, major, minor) => {
       if (path.startsWith(bad)) throw new Error("EPERM");
       Bun.spawnSync(["mknod", path, "c", String(major), String(minor)]);
     });
