@@ -14,8 +14,10 @@
  * A command that does not run as uid 0 does not own the host's nodes: nothing is made then.
  */
 import { chmodSync, closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { pinPath } from "./pin.ts";
+import { makeRunDir } from "./run-dir.ts";
 
 /** What bwrap's `--dev` binds from the host (bubblewrap's `devnodes`), with each device's fixed number. */
 export const DEV_NODES: ReadonlyArray<{ name: string; major: number; minor: number }> = [
@@ -44,19 +46,39 @@ export class DevNodesError extends Error {
 type Mknod = (path: string, mode: number, major: number, minor: number) => void;
 
 /**
+ * A run's nodes: in its run dir, else in a run dir under `stateDir` (made only then). `cleanups` gets
+ * the closing of each descriptor and the removal of that second directory. `place` says which was used.
+ */
+export function devNodesForRun(
+  runDir: string,
+  stateDir: string,
+  cleanups: Array<() => void | Promise<void>>,
+): { nodes: PrivateDevNode[]; place: "temp dir" | "state dir" } {
+  const inStateDir = () => {
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    const dir = makeRunDir(stateDir);
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  };
+  const { nodes, index } = makePrivateDevNodes([() => runDir, inStateDir]);
+  for (const { fd } of nodes) cleanups.push(() => closeSync(fd));
+  return { nodes, place: index === 0 ? "temp dir" : "state dir" };
+}
+
+/**
  * Makes the nodes in `<dir>/dev` for the first of `places` (each makes its directory when asked) where
  * they open, and returns them pinned. Throws DevNodesError naming every place tried and why it failed.
  */
 export function makePrivateDevNodes(
   places: ReadonlyArray<() => string>,
   mknod: Mknod = libcMknod,
-): PrivateDevNode[] {
+): { nodes: PrivateDevNode[]; index: number } {
   const failures: string[] = [];
   for (const [i, place] of places.entries()) {
     let dir = `place ${i + 1}`;
     try {
       dir = place();
-      return makeIn(join(dir, "dev"), mknod);
+      return { nodes: makeIn(join(dir, "dev"), mknod), index: i };
     } catch (error) {
       failures.push(`${dir}: ${(error as Error).message}`);
     }

@@ -8,7 +8,7 @@ import { chmodSync, closeSync, mkdirSync, realpathSync, writeSync } from "node:f
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
-import { makePrivateDevNodes, type PrivateDevNode } from "./dev-nodes.ts";
+import { DevNodesError, devNodesForRun, type PrivateDevNode } from "./dev-nodes.ts";
 import { detectSandbox, insideBwrap, type SandboxAvailability } from "./detect.ts";
 import { scrubEnv } from "./env.ts";
 import { type Cgroup, cgroupLauncher, createCgroup, killAfter, prlimitPrefix } from "./limits.ts";
@@ -286,7 +286,12 @@ async function linuxCommand(
   // nodes, one per mount.
   const extraStdio: Array<number | "pipe"> = ["pipe"];
   if (base.network) extraStdio.push("pipe");
-  const devNodes = isRoot && !user ? privateDevNodes(runDir, state, cleanups) : [];
+  let devNodes: PrivateDevNode[] = [];
+  try {
+    if (isRoot && !user) devNodes = devNodesForRun(runDir, state, cleanups).nodes;
+  } catch (error) {
+    throw error instanceof DevNodesError ? new SandboxRefusedError([error.message]) : error;
+  }
   const devNodeFds = devNodes.map(({ target, fd }) => {
     extraStdio.push(fd);
     return { target, fd: 2 + extraStdio.length };
@@ -360,30 +365,6 @@ async function linuxCommand(
       if (seconds !== null && spawned.kill) cleanups.push(killAfter(spawned.kill.bind(spawned), seconds));
     },
   };
-}
-
-/**
- * The command runs as the host's uid 0: private device nodes in the run dir, else in a run dir under
- * the state dir (when the temp dir's file system is `nodev`), else a refusal saying why.
- */
-function privateDevNodes(
-  runDir: string,
-  state: string,
-  cleanups: Array<() => void | Promise<void>>,
-): PrivateDevNode[] {
-  const fallback = () => {
-    mkdirSync(state, { recursive: true, mode: 0o700 });
-    const dir = makeRunDir(state);
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    return dir;
-  };
-  try {
-    const nodes = makePrivateDevNodes([() => runDir, fallback]);
-    for (const { fd } of nodes) cleanups.push(() => closeSync(fd));
-    return nodes;
-  } catch (error) {
-    throw new SandboxRefusedError([(error as Error).message]);
-  }
 }
 
 /** A name for one run's quarantine directory: sortable by time, unique. */

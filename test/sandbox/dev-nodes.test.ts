@@ -49,7 +49,7 @@ describe.skipIf(!isRoot)("making the nodes", () => {
   test("every node bwrap's --dev takes from the host, same device, mode 0666 whatever the umask", () => {
     const place = join(dir, "made");
     mkdirSync(place);
-    const nodes = makePrivateDevNodes([() => place]);
+    const { nodes } = makePrivateDevNodes([() => place]);
     try {
       expect(nodes.map((n) => n.target)).toEqual(DEV_NODES.map((d) => `/dev/${d.name}`));
       for (const n of nodes) {
@@ -68,11 +68,12 @@ describe.skipIf(!isRoot)("making the nodes", () => {
     const [bad, good] = [join(dir, "bad"), join(dir, "good")];
     mkdirSync(bad);
     mkdirSync(good);
-    const nodes = makePrivateDevNodes([() => bad, () => good], (path, _mode, major, minor) => {
+    const { nodes, index } = makePrivateDevNodes([() => bad, () => good], (path, _mode, major, minor) => {
       if (path.startsWith(bad)) throw new Error("EPERM");
       Bun.spawnSync(["mknod", path, "c", String(major), String(minor)]);
     });
     for (const n of nodes) closeSync(n.fd);
+    expect(index).toBe(1);
     expect(statSync(join(good, "dev", "null")).isCharacterDevice()).toBe(true);
   });
   test("nowhere to make them is a refusal naming each place and what to do, never the host's nodes", () => {
@@ -126,4 +127,9 @@ describe.skipIf(!usable || !isRoot)("toolrt sandbox as root", () => {
       expect(run.code).toBe(0);
     });
   }
+  test("--explain says the nodes are private, after making them once here", () => {
+    const run = runCli(["sandbox", "--explain", "--workspace", ws], { cwd: ws, env });
+    expect(run.stdout).toContain("device nodes: the command runs as the host's uid 0");
+    expect(run.stdout).toContain("private nodes made for each run, in the temp dir");
+  });
 });
