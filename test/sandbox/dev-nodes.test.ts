@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import {
   closeSync,
+  existsSync,
   fstatSync,
   mkdirSync,
   mkdtempSync,
@@ -127,6 +128,14 @@ describe.skipIf(!usable || !isRoot)("toolrt sandbox as root", () => {
       expect(run.code).toBe(0);
     });
   }
+  test("the node descriptors left open in the command lead nowhere: no parent directory, no link out", () => {
+    const probe = 'for fd in /proc/self/fd/*; do case "$(readlink "$fd")" in /dev/null) ;; */dev/null) ' +
+      'echo found; ls "$fd/.." >/dev/null 2>&1 && echo parent; ln -L "$fd" ./linked 2>/dev/null && echo linked;; ' +
+      "esac; done; true";
+    const run = runCli(["sandbox", "--workspace", ws, "--", "/bin/sh", "-c", probe], { cwd: ws, env });
+    expect(run.stdout).toBe("found\n");
+    expect(existsSync(join(ws, "linked"))).toBe(false);
+  });
   test("--explain says the nodes are private, after making them once here", () => {
     const run = runCli(["sandbox", "--explain", "--workspace", ws], { cwd: ws, env });
     expect(run.stdout).toContain("device nodes: the command runs as the host's uid 0");
