@@ -294,7 +294,10 @@ async function linuxCommand(
   if (base.network) extraStdio.push("pipe");
   let devNodes: PrivateDevNode[] = [];
   try {
-    if (isRoot && !user) devNodes = devNodesForRun(runDir, state, cleanups).nodes;
+    if (isRoot && !user) {
+      devNodes = devNodesForRun(runDir, state, cleanups).nodes;
+      timingMark("wrap:dev-nodes");
+    }
   } catch (error) {
     throw error instanceof DevNodesError ? new SandboxRefusedError([error.message]) : error;
   }
