@@ -76,6 +76,12 @@ async function deviceNodes(profile: SandboxProfile): Promise<{ line: string } | 
   const runDir = makeRunDir();
   try {
     const { place } = devNodesForRun(runDir, sandboxStateDir(), cleanups);
+    if (place === "none") {
+      return {
+        line:
+          "device nodes: the host's; the command runs as uid 0 but they belong to another uid here (as in a rootless container)",
+      };
+    }
     return {
       line: "device nodes: the command runs as the host's uid 0, so /dev/null, zero, full, random, urandom " +
         `and tty are private nodes made for each run, in the ${place} (a chmod inside leaves the host's alone)`,

@@ -13,14 +13,20 @@
  *
  * A command that does not run as uid 0 does not own the host's nodes: nothing is made then.
  */
-import { chmodSync, closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { pinPath } from "./pin.ts";
 import { makeRunDir } from "./run-dir.ts";
 
+export interface DevNode {
+  name: string;
+  major: number;
+  minor: number;
+}
+
 /** What bwrap's `--dev` binds from the host (bubblewrap's `devnodes`), with each device's fixed number. */
-export const DEV_NODES: ReadonlyArray<{ name: string; major: number; minor: number }> = [
+export const DEV_NODES: readonly DevNode[] = [
   { name: "null", major: 1, minor: 3 },
   { name: "zero", major: 1, minor: 5 },
   { name: "full", major: 1, minor: 7 },
@@ -46,21 +52,38 @@ export class DevNodesError extends Error {
 type Mknod = (path: string, mode: number, major: number, minor: number) => void;
 
 /**
- * A run's nodes: in its run dir, else in a run dir under `stateDir` (made only then). `cleanups` gets
- * the closing of each descriptor and the removal of that second directory. `place` says which was used.
+ * The host nodes `--dev` would bind that `uid` owns. In a rootless container uid 0 owns none (they
+ * belong to an unmapped uid there, and mknod is refused too): nothing to replace then.
+ */
+export function ownedHostNodes(uid: number, ownerOf = (path: string) => statSync(path).uid): DevNode[] {
+  return DEV_NODES.filter(({ name }) => {
+    try {
+      return ownerOf(`/dev/${name}`) === uid;
+    } catch {
+      return false; // missing: bwrap binds nothing of the host's there
+    }
+  });
+}
+
+/**
+ * A run's nodes for the host nodes this process owns: in its run dir, else in a run dir under
+ * `stateDir` (made only then). `cleanups` gets the closing of each descriptor and the removal of that
+ * second directory. `place` says which was used ("none" when no host node is owned).
  */
 export function devNodesForRun(
   runDir: string,
   stateDir: string,
   cleanups: Array<() => void | Promise<void>>,
-): { nodes: PrivateDevNode[]; place: "temp dir" | "state dir" } {
+  owned: readonly DevNode[] = ownedHostNodes(process.getuid?.() ?? 0),
+): { nodes: PrivateDevNode[]; place: "temp dir" | "state dir" | "none" } {
+  if (owned.length === 0) return { nodes: [], place: "none" };
   const inStateDir = () => {
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     const dir = makeRunDir(stateDir);
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     return dir;
   };
-  const { nodes, index } = makePrivateDevNodes([() => runDir, inStateDir]);
+  const { nodes, index } = makePrivateDevNodes([() => runDir, inStateDir], owned);
   for (const { fd } of nodes) cleanups.push(() => closeSync(fd));
   return { nodes, place: index === 0 ? "temp dir" : "state dir" };
 }
@@ -71,6 +94,7 @@ export function devNodesForRun(
  */
 export function makePrivateDevNodes(
   places: ReadonlyArray<() => string>,
+  which: readonly DevNode[] = DEV_NODES,
   mknod: Mknod = libcMknod,
 ): { nodes: PrivateDevNode[]; index: number } {
   const failures: string[] = [];
@@ -78,7 +102,7 @@ export function makePrivateDevNodes(
     let dir = `place ${i + 1}`;
     try {
       dir = place();
-      return { nodes: makeIn(join(dir, "dev"), mknod), index: i };
+      return { nodes: makeIn(join(dir, "dev"), which, mknod), index: i };
     } catch (error) {
       failures.push(`${dir}: ${(error as Error).message}`);
     }
@@ -91,11 +115,11 @@ export function makePrivateDevNodes(
   );
 }
 
-function makeIn(dir: string, mknod: Mknod): PrivateDevNode[] {
+function makeIn(dir: string, which: readonly DevNode[], mknod: Mknod): PrivateDevNode[] {
   mkdirSync(dir, { mode: 0o700 });
   const nodes: PrivateDevNode[] = [];
   try {
-    for (const { name, major, minor } of DEV_NODES) {
+    for (const { name, major, minor } of which) {
       const path = join(dir, name);
       mknod(path, S_IFCHR | NODE_MODE, major, minor);
       chmodSync(path, NODE_MODE); // the umask took bits off
@@ -106,8 +130,10 @@ function makeIn(dir: string, mknod: Mknod): PrivateDevNode[] {
         throw new Error(`${path} is not the node just made`);
       }
     }
+    // /dev/tty opens only with a controlling terminal: any other node shows a `nodev` mount.
+    const probe = which.find((n) => n.name !== "tty");
     try {
-      closeSync(openSync(join(dir, "null"), "w"));
+      if (probe) closeSync(openSync(join(dir, probe.name), "r"));
     } catch (error) {
       // A `nodev` mount refuses the open; so would the bind of the node inside the sandbox.
       throw new Error(`its nodes do not open (${(error as NodeJS.ErrnoException).code}: mounted nodev?)`);

@@ -18,7 +18,13 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs } from "../../src/sandbox/bwrap.ts";
-import { DEV_NODES, DevNodesError, makePrivateDevNodes } from "../../src/sandbox/dev-nodes.ts";
+import {
+  DEV_NODES,
+  DevNodesError,
+  devNodesForRun,
+  makePrivateDevNodes,
+  ownedHostNodes,
+} from "../../src/sandbox/dev-nodes.ts";
 import { runCli } from "../helpers/cli.ts";
 import { sandboxFor } from "../helpers/requirements.ts";
 
@@ -46,6 +52,25 @@ describe("bwrap arguments", () => {
   });
 });
 
+describe("which host nodes need a private twin", () => {
+  test("only those the command's uid owns: none in a rootless container, where they belong to nobody", () => {
+    expect(ownedHostNodes(0, () => 65534)).toEqual([]);
+    expect(ownedHostNodes(0, () => 0)).toEqual([...DEV_NODES]);
+    expect(ownedHostNodes(0, (path) => path === "/dev/tty" ? 0 : 65534).map((n) => n.name)).toEqual(["tty"]);
+    const missing = (path: string) => {
+      if (path === "/dev/full") throw new Error("ENOENT");
+      return 0;
+    };
+    expect(ownedHostNodes(0, missing).map((n) => n.name)).not.toContain("full");
+  });
+  test("owning none, a run makes nothing and needs no place", () => {
+    const cleanups: Array<() => void> = [];
+    const runDir = join(dir, "owns-none");
+    expect(devNodesForRun(runDir, join(dir, "no-state"), cleanups, [])).toEqual({ nodes: [], place: "none" });
+    expect(existsSync(runDir) || existsSync(join(dir, "no-state")) || cleanups.length > 0).toBe(false);
+  });
+});
+
 describe.skipIf(!isRoot)("making the nodes", () => {
   test("every node bwrap's --dev takes from the host, same device, mode 0666 whatever the umask", () => {
     const place = join(dir, "made");
@@ -69,10 +94,14 @@ describe.skipIf(!isRoot)("making the nodes", () => {
     const [bad, good] = [join(dir, "bad"), join(dir, "good")];
     mkdirSync(bad);
     mkdirSync(good);
-    const { nodes, index } = makePrivateDevNodes([() => bad, () => good], (path, _mode, major, minor) => {
-      if (path.startsWith(bad)) throw new Error("EPERM");
-      Bun.spawnSync(["mknod", path, "c", String(major), String(minor)]);
-    });
+    const { nodes, index } = makePrivateDevNodes(
+      [() => bad, () => good],
+      DEV_NODES,
+      (path, _mode, major, minor) => {
+        if (path.startsWith(bad)) throw new Error("EPERM");
+        Bun.spawnSync(["mknod", path, "c", String(major), String(minor)]);
+      },
+    );
     for (const n of nodes) closeSync(n.fd);
     expect(index).toBe(1);
     expect(statSync(join(good, "dev", "null")).isCharacterDevice()).toBe(true);
@@ -81,9 +110,13 @@ describe.skipIf(!isRoot)("making the nodes", () => {
     const notNodes = join(dir, "plain");
     mkdirSync(notNodes);
     const attempt = () =>
-      makePrivateDevNodes([() => notNodes, () => {
-        throw new Error("no state dir");
-      }], (path) => writeFileSync(path, "")); // a regular file where the node should be
+      makePrivateDevNodes(
+        [() => notNodes, () => {
+          throw new Error("no state dir");
+        }],
+        DEV_NODES,
+        (path) => writeFileSync(path, ""),
+      ); // a regular file where the node should be
     let error: unknown;
     try {
       attempt();
