@@ -2,8 +2,7 @@
  * The decision: one pure, synchronous function for every caller. deny > ask > allow across all
  * sources; then the mode and the tool's own answer. Every decision says what made it.
  */
-import { npmCommandTexts } from "../bash/npm-commands.ts";
-import { gitCommandTexts } from "../bash/git.ts";
+import { commandForms, meaningTexts, optionRuleMeets } from "../bash/command-meaning.ts";
 import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import { type CallFacts, factsOf } from "./facts.ts";
@@ -38,6 +37,8 @@ export interface CommandTarget {
   viaText?: string;
   /** The command as its program will read it (`npm publ` is `npm publish`): deny and ask rules match these too. */
   canonicalTexts?: string[];
+  /** Its words in each reading of `commandForms`, for deny and ask rules with options. */
+  forms?: string[][];
   /** The wrapper it was taken out of (`xargs`, `find -exec`), when there is one. */
   via?: string;
   /** `text` and the argv with each word known only at run time as `*` (see `SimpleCommand.open`). */
@@ -162,6 +163,8 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     result.overridden = allows.map((h) => h.rule.meta);
     return hardAsk(hitReason(asks[0]!, allows), asks);
   }
+  const unsure = unsureRule(request, policy, commands);
+  if (unsure) return hardAsk(unsure.why, [unsure.hit]);
   if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
   const writes = request.paths.filter((p) => p.access === "write");
   const protectedWrite = writes.find((p) =>
@@ -360,10 +363,8 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       ...(c.runsComputed ? { runsComputed: true } : {}),
       ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}`, via: c.via } : {}),
       ...(c.open ? { open: c.open } : {}),
-      canonicalTexts: [
-        ...npmCommandTexts(stripAssignments(c.ruleText).split(" ")),
-        ...gitCommandTexts(stripAssignments(c.ruleText).split(" ")),
-      ],
+      canonicalTexts: meaningTexts(stripAssignments(c.ruleText).split(" ")),
+      forms: commandForms(stripAssignments(c.ruleText).split(" ")),
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,
       noAutoAllow: c.noAutoAllow,
@@ -459,6 +460,30 @@ function historyHits(request: DecisionRequest, policy: Policy, facts: CallFacts)
 
 const NONE: ReadonlySet<number> = new Set();
 
+/**
+ * A deny or ask rule that may hold for a command though its text does not show it: the rule names
+ * options, and the command's options cannot be read (a program without a spec, an unknown or
+ * ambiguous option). Asking fails closed; allow rules are never read this way.
+ */
+function unsureRule(
+  request: DecisionRequest,
+  policy: Policy,
+  commands: readonly CommandTarget[],
+): { hit: Hit; why: string } | undefined {
+  if (request.tool !== "Bash") return undefined;
+  for (const rule of policy.rulesFor(request.tool)) {
+    const optionRule = rule.command?.optionRule;
+    if (rule.meta.effect === "allow" || !optionRule) continue;
+    const at = commands.findIndex((c) => c.forms && optionRuleMeets(optionRule, c.forms) === "unsure");
+    if (at === -1) continue;
+    const why = `${
+      commands[at]!.text
+    }: its options cannot be read to tell whether ${rule.meta.rule} (${rule.meta.effect}, ${rule.meta.source}) holds for it`;
+    return { hit: { rule, whole: false, commands: new Set([at]), paths: NONE }, why };
+  }
+  return undefined;
+}
+
 function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
   if (!rule.command) return true;
   if (rule.meta.effect !== "allow") {
@@ -466,7 +491,9 @@ function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
     const { regex } = rule.command;
     return regex.test(command.bareText) || regex.test(command.text) || regex.test(command.wrappedText) ||
       (command.viaText !== undefined && regex.test(command.viaText)) ||
-      (command.canonicalTexts ?? []).some((text) => regex.test(text));
+      (command.canonicalTexts ?? []).some((text) => regex.test(text)) ||
+      (rule.command.optionRule !== undefined && command.forms !== undefined &&
+        optionRuleMeets(rule.command.optionRule, command.forms) === "meets");
   }
   if (command.hasUnsafeEnv) return false;
   if (command.noAutoAllow.length > 0) {
