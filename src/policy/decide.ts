@@ -42,7 +42,7 @@ export interface CommandTarget {
   /** The wrapper it was taken out of (`xargs`, `find -exec`), when there is one. */
   via?: string;
   /** `text` and the argv with each word known only at run time as `*` (see `SimpleCommand.open`). */
-  open?: { ruleText: string; argv: string };
+  open?: { ruleText: string; argv: string; meanings?: string[] };
   argv: string[];
   /** Values of the command's assignments (`GIT_SSH_COMMAND='curl x'` names a program). */
   envValues?: string[];
