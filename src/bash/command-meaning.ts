@@ -4,6 +4,8 @@
  * - a program under another name is that program (`pip3`, `python3 -mpip` are pip);
  * - options before the subcommand are left out (`kubectl -n x delete pod` is `kubectl delete pod`),
  *   for every spec with subcommands;
+ * - a package runner's command is what it runs too (`npm x -- npm i`, `uv run pip install`,
+ *   `npm run env -- npm i`: `package-runners.ts`);
  * - npm's commands by every alias and abbreviation, and as each command they perform
  *   (`npm it` installs, `npm t` runs a script: `npm-commands.ts`), and git's plumbing as porcelain;
  * - a rule's options are read through the command's spec, as the tool reads them: clusters split,
@@ -15,6 +17,7 @@
 import { plainWord } from "./command.ts";
 import { gitCommandTexts } from "./git.ts";
 import { npmCommandTexts } from "./npm-commands.ts";
+import { runnerStart } from "./package-runners.ts";
 import { judgeWithSpec, type ReadOption, type SpecVerdict } from "./spec-parse.ts";
 import { specFor } from "./specs/index.ts";
 
@@ -65,14 +68,34 @@ function withoutGlobals(words: readonly string[]): string[] | undefined {
   return judgeWithSpec(words[0]!, spec, words.slice(1).map(plainWord)).commandWords;
 }
 
-/** Each reading of a command's words (the rule words of `SimpleCommand`) as what it does, itself first. */
-export function commandForms(words: readonly string[]): string[][] {
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const MAX_RUNNERS = 8;
+
+/**
+ * Each reading of a command's words (the rule words of `SimpleCommand`) as what it does, itself
+ * first; for a package runner (`npm x -- npm i`), the readings of the command it runs too.
+ */
+export function commandForms(words: readonly string[], depth = 0): string[][] {
   const forms: string[][] = [[...words]];
   const aliased = asProgram(words);
   if (aliased) forms.push(aliased);
   for (const form of [...forms]) {
     const stripped = withoutGlobals(form);
     if (stripped && stripped.length < form.length) forms.push(stripped);
+  }
+  const run = runnerStart(lastPart(words[0] ?? ""), words);
+  if (run && "at" in run && depth < MAX_RUNNERS) {
+    let inner = words.slice(run.at);
+    // `npm run env -- A=1 cmd` runs `env A=1 cmd`.
+    if (run.prefix === "env") inner = inner.slice(inner.findIndex((w) => !ASSIGNMENT.test(w)));
+    if (inner.length > 0 && !ASSIGNMENT.test(inner[0]!)) forms.push(...commandForms(inner, depth + 1));
+  }
+  // `npx -c 'npm i && x'`: each command of the line it hands a shell, by its plain words.
+  if (run && "shell" in run && depth < MAX_RUNNERS) {
+    for (const part of run.shell.split(/[;&|\n()]+/)) {
+      const inner = part.trim().split(/\s+/).filter((w) => w !== "" && !ASSIGNMENT.test(w));
+      if (inner.length > 0) forms.push(...commandForms(inner, depth + 1));
+    }
   }
   return forms;
 }
