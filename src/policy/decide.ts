@@ -11,6 +11,7 @@ import { posix } from "node:path";
 import { isInside } from "../tool/paths.ts";
 import type { Policy } from "./policy.ts";
 import { ruleThatMayMatch } from "./may-match.ts";
+import { runsWrittenFile } from "./written-code.ts";
 import { containment } from "./sandbox-allow.ts";
 import type {
   Decision,
@@ -463,7 +464,8 @@ const NONE: ReadonlySet<number> = new Set();
 /**
  * A deny or ask rule that may hold for a command though its text does not show it: the rule names
  * options, and the command's options cannot be read (a program without a spec, an unknown or
- * ambiguous option). Asking fails closed; allow rules are never read this way.
+ * ambiguous option); or the line runs code from a file it writes (`written-code.ts`), which no
+ * rule can see. Asking fails closed; allow rules are never read this way.
  */
 function unsureRule(
   request: DecisionRequest,
@@ -481,7 +483,12 @@ function unsureRule(
     }: its options cannot be read to tell whether ${rule.meta.rule} (${rule.meta.effect}, ${rule.meta.source}) holds for it`;
     return { hit: { rule, whole: false, commands: new Set([at]), paths: NONE }, why };
   }
-  return undefined;
+  const rule = policy.rulesFor(request.tool).find((r) => r.meta.effect !== "allow" && r.command);
+  const written = rule ? runsWrittenFile(request, commands) : undefined;
+  if (!rule || !written) return undefined;
+  const why =
+    `${written}: what that file runs cannot be matched against ${rule.meta.rule} (${rule.meta.effect}, ${rule.meta.source})`;
+  return { hit: { rule, whole: false, commands: NONE, paths: NONE }, why };
 }
 
 function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
