@@ -161,6 +161,9 @@ function read(words: readonly string[]): Reading | undefined {
   };
 }
 
+/** Each rule read once: rules are compiled once and matched against every command. */
+const ruleReadings = new WeakMap<OptionRule, Reading | undefined>();
+
 const sameOption = (rule: ReadOption, given: ReadOption) =>
   given.names[0] === rule.names[0] && given.negated === rule.negated &&
   (rule.value === undefined || given.value === rule.value);
@@ -174,7 +177,8 @@ const sameOption = (rule: ReadOption, given: ReadOption) =>
  */
 export function optionRuleMeets(rule: OptionRule, forms: readonly (readonly string[])[]): OptionMeeting {
   let unsure = false;
-  const ruleReading = read(rule.words);
+  if (!ruleReadings.has(rule)) ruleReadings.set(rule, read(rule.words));
+  const ruleReading = ruleReadings.get(rule);
   for (const form of forms) {
     if (lastPart(form[0] ?? "") !== rule.words[0]) continue;
     const hasOptions = form.slice(1).some((w) => w.length > 1 && w.startsWith("-"));
