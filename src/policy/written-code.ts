@@ -35,9 +35,12 @@ export const IMPLICIT_CODE_FILES: Readonly<Record<string, readonly string[]>> = 
   git: ["config", "*.sh", "pre-commit", "pre-push", "commit-msg", "post-checkout", "post-merge"],
 };
 
-/** Programs that run a file named among their words (a script, a makefile given with -f). */
+/** Shells and interpreters: a file named among their words may be the script they run. */
 const RUNS_NAMED_FILE =
-  /^(?:(?:ba|da|z|k|mk|fi|c|tc|ya)?sh|source|\.|python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|perl|ruby|php|lua[\d.]*|Rscript|make|gmake|bmake|awk|gawk|sed|env|exec|xargs|nohup|timeout|nice)$/;
+  /^(?:(?:ba|da|z|k|mk|fi|c|tc|ya)?sh|source|\.|python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|perl|ruby|php|lua[\d.]*|Rscript)$/;
+/** Programs that run a file given to one option (`make -f F`, `sed -f F`); their operands are data. */
+const RUNS_FILE_OPTION = /^(?:make|gmake|bmake|awk|gawk|mawk|nawk|sed)$/;
+const FILE_OPTION = /^(?:-f|--file|--makefile)$/;
 
 const plain = (path: string) => path.replace(/^(?:\.\/)+/, "");
 
@@ -60,7 +63,9 @@ export function runsWrittenFile(
   const written = new Set(writes.flatMap((p) => [p.path, plain(p.path.replace(`${request.cwd}/`, ""))]));
   const names = new Set(writes.map((p) => basename(p.path)));
   for (const command of commands) {
-    const program = command.argv[0] ?? "";
+    // The command without its wrappers (`nohup ./t.sh` runs ./t.sh).
+    const words = command.text.split(" ");
+    const program = words[0] ?? "";
     const name = basename(program);
     if (program.includes("/") && (written.has(program) || written.has(plain(program)))) {
       return `it writes ${program} and then runs it`;
@@ -68,10 +73,15 @@ export function runsWrittenFile(
     const implicit = IMPLICIT_CODE_FILES[name] ?? [];
     const file = [...names].find((n) => implicit.some((pattern) => matchesFile(n, pattern)));
     if (file) return `it writes ${file}, which ${name} runs code from`;
-    if (!RUNS_NAMED_FILE.test(name)) continue;
-    const named = command.argv.slice(1).find((w) => written.has(w) || written.has(plain(w)));
+    // The words that may name the file it runs: a script operand, or the value of `-f`.
+    const scripts = RUNS_NAMED_FILE.test(name)
+      ? words.slice(1)
+      : RUNS_FILE_OPTION.test(name)
+      ? words.filter((_, i) => i > 0 && FILE_OPTION.test(words[i - 1]!))
+      : [];
+    const named = scripts.find((w) => written.has(w) || written.has(plain(w)));
     if (named) return `it writes ${named} and then ${name} runs it`;
-    if (unknown && (implicit.length > 0 || command.argv.length > 1)) {
+    if (unknown && (implicit.length > 0 || scripts.length > 0)) {
       return `it writes a file whose name is known only when it runs, which ${name} may run`;
     }
   }

@@ -273,10 +273,18 @@ describe("a line that writes a file and runs it asks when a Bash deny or ask rul
     "echo '{}' > package.json && npm test",
     "echo x > justfile && just",
     'echo x > "$f" && make',
+    "echo x > s.sed && sed -f s.sed a.txt",
+    "echo x > t.sh && nohup ./t.sh",
   ])("%s asks", async (command) => {
     expect(await both(command, rules)).toBe("ask");
   });
-  test.each(["echo x > out.txt && make", "echo hi > a.txt && cat a.txt", "make"])(
+  test.each([
+    "echo x > out.txt && make",
+    "echo hi > a.txt && cat a.txt",
+    "make",
+    "sed -i s/a/b/ notes.txt",
+    "echo x > a.txt && sed -n p a.txt",
+  ])(
     "%s does not run what it writes",
     async (command) => {
       expect(await decision(command, rules, true)).toBe("allow");
