@@ -7,7 +7,8 @@
  * - a package runner's command is what it runs too (`npm x -- npm i`, `uv run pip install`,
  *   `npm run env -- npm i`: `package-runners.ts`);
  * - npm's commands by every alias and abbreviation, and as each command they perform
- *   (`npm it` installs, `npm t` runs a script: `npm-commands.ts`), and git's plumbing as porcelain;
+ *   (`npm it` installs, `npm t` runs a script: `npm-commands.ts`), docker's under each of their
+ *   names (`docker container remove` is `docker rm`: `docker-commands.ts`), git's plumbing as porcelain;
  * - a rule's options are read through the command's spec, as the tool reads them: clusters split,
  *   long options by unique prefix, other spellings of one option (`-R` is `-r`), in any order
  *   (`Bash(rm -rf:*)` holds for `rm -fr`, `rm -r -f`, `rm --recu --forc`).
@@ -15,6 +16,7 @@
  * Allow rules never see these forms: they match the command as written, never more broadly.
  */
 import { plainWord } from "./command.ts";
+import { dockerCommandTexts } from "./docker-commands.ts";
 import { gitCommandTexts } from "./git.ts";
 import { npmCommandTexts } from "./npm-commands.ts";
 import { runnerStart } from "./package-runners.ts";
@@ -105,7 +107,9 @@ export function meaningTexts(words: readonly string[]): string[] {
   const texts = new Set<string>();
   for (const form of commandForms(words)) {
     texts.add(form.join(" "));
-    for (const text of [...npmCommandTexts(form), ...gitCommandTexts(form)]) texts.add(text);
+    for (const text of [...npmCommandTexts(form), ...gitCommandTexts(form), ...dockerCommandTexts(form)]) {
+      texts.add(text);
+    }
   }
   texts.delete(words.join(" "));
   return [...texts];

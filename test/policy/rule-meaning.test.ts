@@ -10,6 +10,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { analyzeBash } from "../../src/bash/analyze.ts";
 import { asProgram, commandForms, optionRuleMeets, optionRuleOf } from "../../src/bash/command-meaning.ts";
+import { DOCKER_ALIASES } from "../../src/bash/docker-commands.ts";
 import { NPM_PERFORMS, npmCommandTexts } from "../../src/bash/npm-commands.ts";
 import { RUNNERS, runnerStart } from "../../src/bash/package-runners.ts";
 import { loadBashParser } from "../../src/bash/parser.ts";
@@ -161,6 +162,20 @@ describe("npm: a rule for a command holds for every alias and every command that
   test("commands that perform nothing else are not caught", async () => {
     expect(await decision("npm ls", { deny: ["Bash(npm install:*)"] }, true)).toBe("allow");
     expect(await decision("npm view x", { ask: ["Bash(npm run:*)"] }, true)).toBe("allow");
+  });
+});
+
+describe("docker: a rule for a command holds for each of its names", () => {
+  const cases = DOCKER_ALIASES.flatMap((group) =>
+    group.flatMap((spelling) => group.filter((other) => other !== spelling).map((rule) => [spelling, rule]))
+  );
+  test.each(cases)("docker %s x meets Bash(docker %s:*)", async (spelling, rule) => {
+    expect(await both(`docker ${spelling} x`, { deny: [`Bash(docker ${rule}:*)`] })).toBe("deny");
+  });
+  test("podman takes the same names; other commands and allow rules are not widened", async () => {
+    expect(await both("podman container remove c", { deny: ["Bash(podman rm:*)"] })).toBe("deny");
+    expect(await decision("docker ps", { deny: ["Bash(docker rm:*)"] }, true)).toBe("allow");
+    expect(await decision("docker container remove c", { allow: ["Bash(docker rm:*)"] }, false)).toBe("ask");
   });
 });
 
