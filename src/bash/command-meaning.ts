@@ -85,6 +85,11 @@ export function commandForms(words: readonly string[], depth = 0): string[][] {
     const stripped = withoutGlobals(form);
     if (stripped && stripped.length < form.length) forms.push(stripped);
   }
+  // Each command under its canonical names (`npm i` is `npm install`, `docker container rm` is `docker rm`).
+  for (const form of [...forms]) {
+    const texts = [...npmCommandTexts(form), ...gitCommandTexts(form), ...dockerCommandTexts(form)];
+    forms.push(...texts.map((text) => text.split(" ")));
+  }
   const run = runnerStart(lastPart(words[0] ?? ""), words);
   if (run && "at" in run && depth < MAX_RUNNERS) {
     let inner = words.slice(run.at);
@@ -104,13 +109,7 @@ export function commandForms(words: readonly string[], depth = 0): string[][] {
 
 /** The texts deny and ask rules match besides the command as written (see the module comment). */
 export function meaningTexts(words: readonly string[]): string[] {
-  const texts = new Set<string>();
-  for (const form of commandForms(words)) {
-    texts.add(form.join(" "));
-    for (const text of [...npmCommandTexts(form), ...gitCommandTexts(form), ...dockerCommandTexts(form)]) {
-      texts.add(text);
-    }
-  }
+  const texts = new Set(commandForms(words).map((form) => form.join(" ")));
   texts.delete(words.join(" "));
   return [...texts];
 }
@@ -147,8 +146,8 @@ interface Reading {
   options: ReadOption[];
   operands: string[];
   unread: string[];
-  /** The spec stopped at a subcommand it does not know: the words after it were not read. */
-  stopped: boolean;
+  /** The subcommand the spec does not know, where it stopped: the words after it were not read. */
+  stopped?: string;
 }
 
 function read(words: readonly string[]): Reading | undefined {
@@ -161,7 +160,7 @@ function read(words: readonly string[]): Reading | undefined {
     options: v.options,
     operands: v.operands.map((o) => o.text),
     unread: v.unreadOptions,
-    stopped: v.unknownSubcommand !== undefined,
+    ...(v.unknownSubcommand !== undefined ? { stopped: v.unknownSubcommand } : {}),
   };
 }
 
@@ -187,7 +186,15 @@ export function optionRuleMeets(rule: OptionRule, forms: readonly (readonly stri
     if (lastPart(form[0] ?? "") !== rule.words[0]) continue;
     const hasOptions = form.slice(1).some((w) => w.length > 1 && w.startsWith("-"));
     const reading = read(form);
-    if (!ruleReading || ruleReading.stopped || ruleReading.unread.length > 0 || !reading || reading.stopped) {
+    if (!ruleReading || ruleReading.unread.length > 0 || !reading) {
+      unsure ||= hasOptions;
+      continue;
+    }
+    // Another subcommand is another command; where a subcommand is unknown, what follows is unread.
+    const path = (r: Reading) => [...r.subcommands, ...(r.stopped === undefined ? [] : [r.stopped])];
+    const [rulePath, givenPath] = [path(ruleReading), path(reading)];
+    if (rulePath.some((s, i) => i < givenPath.length && givenPath[i] !== s)) continue;
+    if (ruleReading.stopped !== undefined || reading.stopped !== undefined) {
       unsure ||= hasOptions;
       continue;
     }

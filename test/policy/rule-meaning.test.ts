@@ -86,6 +86,16 @@ describe("options read through the spec: Bash(rm -rf:*) denies every spelling", 
     expect(await both("rm -fr build", { deny: ["Bash(rm -rf build:*)"] })).toBe("deny");
     expect(await decision("rm -fr src", { deny: ["Bash(rm -rf build:*)"] }, true)).toBe("allow");
   });
+  test("a subcommand the spec does not know: another subcommand misses, the same one with options asks", async () => {
+    const kube = { deny: ["Bash(kubectl -n prod delete:*)"] };
+    expect(await both("kubectl -n prod delete pod x", kube)).toBe("deny");
+    expect(await both("kubectl delete -n prod pod x", kube)).toBe("ask");
+    expect(await decision("kubectl get pods -o wide", kube, true)).toBe("allow");
+    const npm = { deny: ["Bash(npm install --global:*)"] };
+    expect(await both("npm install --global x", npm)).toBe("deny");
+    expect(await both("npm i -g x", npm)).toBe("ask");
+    expect(await decision("npm ls -g", npm, true)).toBe("allow");
+  });
   test("a program without a spec: options that do not match the text ask", async () => {
     const rules = { deny: ["Bash(chmod -R:*)"] };
     expect(await both("chmod -R 777 d", rules)).toBe("deny");
