@@ -2,7 +2,7 @@
  * The decision: one pure, synchronous function for every caller. deny > ask > allow across all
  * sources; then the mode and the tool's own answer. Every decision says what made it.
  */
-import { commandForms, meaningTexts, optionRuleMeets } from "../bash/command-meaning.ts";
+import { commandForms, optionRuleMeets } from "../bash/command-meaning.ts";
 import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import { type CallFacts, factsOf } from "./facts.ts";
@@ -364,8 +364,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       ...(c.runsComputed ? { runsComputed: true } : {}),
       ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}`, via: c.via } : {}),
       ...(c.open ? { open: c.open } : {}),
-      canonicalTexts: meaningTexts(stripAssignments(c.ruleText).split(" ")),
-      forms: commandForms(stripAssignments(c.ruleText).split(" ")),
+      ...readings(stripAssignments(c.ruleText)),
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,
       noAutoAllow: c.noAutoAllow,
@@ -388,6 +387,12 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
     secrets: [],
     workLoss: [],
   }];
+}
+
+/** The command's readings as what it does (`commandForms`): their words, and their texts but its own. */
+function readings(text: string): Pick<CommandTarget, "canonicalTexts" | "forms"> {
+  const forms = commandForms(text.split(" "));
+  return { canonicalTexts: [...new Set(forms.slice(1).map((f) => f.join(" ")))], forms };
 }
 
 /** The Bash command string of a request (input `{command}`, or a bare string from `toolrt check`). */
