@@ -174,9 +174,10 @@ const sameOption = (rule: ReadOption, given: ReadOption) =>
 /**
  * Whether a deny or ask rule with options holds for a command, reading both through the program's
  * spec: the same program and subcommands, every option of the rule among the command's (extra
- * options allowed), the rule's operands first (all of them without a tail). A command whose
- * options the spec cannot read (unknown, ambiguous, a program without a spec, a subcommand the
- * spec does not know) is `unsure` when it has options at all: it may be what the rule names.
+ * options allowed), the rule's operands first (all of them without a tail). A command of another
+ * subcommand misses. A command whose options the spec cannot read (unknown, ambiguous, a program
+ * without a spec, the rule's subcommand unknown to the spec) is `unsure` when it has options at
+ * all: it may be what the rule names.
  */
 export function optionRuleMeets(rule: OptionRule, forms: readonly (readonly string[])[]): OptionMeeting {
   let unsure = false;
