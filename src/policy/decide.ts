@@ -36,7 +36,10 @@ export interface CommandTarget {
    * ask rules match this too, so `Bash(bash:*)` holds for what runs inside `bash -c`.
    */
   viaText?: string;
-  /** The command as its program will read it (`npm publ` is `npm publish`): deny and ask rules match these too. */
+  /**
+   * The command as its program will read it (`npm publ` is `npm publish`), and the helper programs
+   * it runs (`ssh h git-upload-pack 'x'` for `git ls-remote h:x`): deny and ask rules match these too.
+   */
   canonicalTexts?: string[];
   /** Its words in each reading of `commandForms`, for deny and ask rules with options. */
   forms?: string[][];
@@ -49,8 +52,10 @@ export interface CommandTarget {
   envValues?: string[];
   /** The literal text fed to its input, when it is not read-only (`ed <<< '!curl x'`). */
   input?: string;
-  /** Its inline code runs a command it builds while it runs: it may be any program. */
+  /** Its inline code runs a command it builds while it runs, or it loads code from files: any program. */
   runsComputed?: boolean;
+  /** Why it loads code from files that no word runs (`LD_PRELOAD=./x.so ls`), when it does. */
+  loadsCode?: string;
   hasUnsafeEnv: boolean;
   noAutoAllow: string[];
   /** The analyzer found this sub-command read-only (its paths are judged apart). */
@@ -138,10 +143,11 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
       result.sandbox = { ...result.sandbox, autoAllowed: true, needsPerson: contained.needsPerson };
       return finish(result, "allow", contained.reason);
     }
+    const loads = commands.find((c) => c.loadsCode !== undefined)?.loadsCode;
     result.sandbox.notAutoAllowed = contained.contained
-      ? `${strict!.meta.rule} (${strict!.meta.effect}, ${
-        strict!.meta.source
-      }) could match what it runs once its unknown words are known`
+      ? `${strict!.meta.rule} (${strict!.meta.effect}, ${strict!.meta.source}) could match what it runs ${
+        loads === undefined ? "once its unknown words are known" : `(it loads code no rule can see: ${loads})`
+      }`
       : contained.why;
     return undefined;
   };
@@ -361,10 +367,11 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       wrappedText: c.argv.join(" "),
       envValues: Object.values(c.env),
       ...(c.input !== undefined ? { input: c.input } : {}),
-      ...(c.runsComputed ? { runsComputed: true } : {}),
+      ...(c.runsComputed || c.loadsCode !== undefined ? { runsComputed: true } : {}),
+      ...(c.loadsCode !== undefined ? { loadsCode: c.loadsCode } : {}),
       ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}`, via: c.via } : {}),
       ...(c.open ? { open: c.open } : {}),
-      ...readings(stripAssignments(c.ruleText)),
+      ...readings(stripAssignments(c.ruleText), c.helpers ?? []),
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,
       noAutoAllow: c.noAutoAllow,
@@ -389,10 +396,13 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
   }];
 }
 
-/** The command's readings as what it does (`commandForms`): their words, and their texts but its own. */
-function readings(text: string): Pick<CommandTarget, "canonicalTexts" | "forms"> {
+/**
+ * The command's readings as what it does (`commandForms`): their words, and their texts but its
+ * own, with the helper commands it runs (`helpers`).
+ */
+function readings(text: string, helpers: readonly string[]): Pick<CommandTarget, "canonicalTexts" | "forms"> {
   const forms = commandForms(text.split(" "));
-  return { canonicalTexts: [...new Set(forms.slice(1).map((f) => f.join(" ")))], forms };
+  return { canonicalTexts: [...new Set([...forms.slice(1).map((f) => f.join(" ")), ...helpers])], forms };
 }
 
 /** The Bash command string of a request (input `{command}`, or a bare string from `toolrt check`). */
