@@ -44,7 +44,7 @@ export interface SimpleCommand {
    * command runs (`$x`, `$(cmd)`, what xargs appends) were `*`, any words or none; set only when
    * there is such a word. Deny and ask rules that could match this may match what really runs.
    */
-  open?: { ruleText: string; argv: string };
+  open?: { ruleText: string; argv: string; meanings?: string[] };
   /**
    * The literal text fed to its standard input (a here-document, a here-string, `echo ... |`),
    * when it is not read-only: a program that reads commands there (`ed`, `vim -es`) may run them.
