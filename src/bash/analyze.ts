@@ -19,7 +19,7 @@ import { printedSecrets } from "./secret-output.ts";
 import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
 import { classify } from "./classify.ts";
-import type { Judged, RawCommand, WalkResult } from "./command.ts";
+import type { Judged, RawCommand, WalkResult, Word } from "./command.ts";
 import { bashParserLoadError, loadBashParser, loadedBashParser } from "./parser.ts";
 import type { Access } from "./paths.ts";
 import { commandPrefix, suggestRules } from "./prefix.ts";
@@ -461,7 +461,7 @@ function judgeInvocation(
   );
   // xargs hands the command words from its input: files nobody can name before it runs.
   if (inv.via === "xargs") operandPaths.push({ path: XARGS_INPUT, access: "read", runtime: true });
-  const paths: Access[] = [...operandPaths, ...redirectPaths];
+  const paths: Access[] = [...operandPaths, ...globListings(inv.words), ...redirectPaths];
   const hasUnsafeEnv = Object.entries(inv.env).some(([key, value]) => !isSafeAssignment(key, value));
   // A spec judges the words it knows bash evaluates; other builtins are judged here.
   const evaluated = specFor(name) ? [] : evaluationRisks(name, args);
@@ -515,6 +515,22 @@ function judgeInvocation(
     command.workLoss = workLoss.map((w) => w.id);
   }
   return judged;
+}
+
+/**
+ * Bash expands an unquoted pattern by listing the folder before its first wildcard (`echo ~/.ssh/*`
+ * lists `~/.ssh`, `echo ../*` the parent, `echo link/*` wherever the link leads), whatever the
+ * command does with the names: each such folder is read. A pattern with no folder lists the one the
+ * command runs in.
+ */
+function globListings(words: readonly Word[]): Access[] {
+  return words.slice(1).flatMap((w): Access[] => {
+    if (!w.glob) return [];
+    const wildcard = w.text.search(/[*?[]/);
+    const slash = w.text.lastIndexOf("/", wildcard);
+    const dir = slash < 0 ? "." : slash === 0 ? "/" : w.text.slice(0, slash);
+    return [{ path: dir, access: "read" }];
+  });
 }
 
 /** `hash -p /usr/bin/curl c` makes a later `c x` run curl: as a function definition would. */
