@@ -20,6 +20,7 @@ import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./
 import { specFor } from "./specs/index.ts";
 import { classify } from "./classify.ts";
 import type { Judged, RawCommand, WalkResult, Word } from "./command.ts";
+import { printedConfig } from "./git-printed-config.ts";
 import { bashParserLoadError, loadBashParser, loadedBashParser } from "./parser.ts";
 import type { Access } from "./paths.ts";
 import { commandPrefix, suggestRules } from "./prefix.ts";
@@ -223,8 +224,10 @@ function readsObjects(call: ReturnType<typeof resolveGit>, reads: string | undef
 
 /** The repository each git command uses, seen from every directory it may run in. */
 function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
-  const uses = judged.filter((j) => j.name === "git").flatMap((j): RepositoryUse[] => {
+  const uses = judged.flatMap((j, index): RepositoryUse[] => {
+    if (j.name !== "git") return [];
     const call = resolveGit(j.args);
+    const config = printedConfig(call, index);
     const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
     const from = (path: string) => inDirs(path, where);
     // Not one of git's own commands: the configuration may make it an alias.
@@ -234,6 +237,7 @@ function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
       ...(sub !== undefined && !GIT_COMMANDS.has(sub) ? { alias: sub } : {}),
       ...(reads ? { reads } : {}),
       ...(readsObjects(call, reads) ? { objects: true } : {}),
+      ...(config ? { config } : {}),
     };
     if (call.gitDir !== undefined) {
       const gitDir = call.start === "." || /^[/~]/.test(call.gitDir)

@@ -19,6 +19,7 @@ import {
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
 import { partialClone, untrustedRepository } from "./git-repository.ts";
 import { withGitFacts } from "./git-facts.ts";
+import { type ConfigEntry, gitConfigList } from "./git-credentials.ts";
 import { type HistoryPaths, historyPaths } from "./git-history.ts";
 import type { HistoryRead } from "../bash/git-history.ts";
 import { pickingFile } from "./toolchain-file.ts";
@@ -51,6 +52,8 @@ export interface RequestOptions {
   gitHistory?: (dir: string, kind: HistoryRead) => HistoryPaths;
   /** Reads `alias.NAME` of git's configuration in a directory (see `git-facts.ts`); injectable for tests. */
   gitAlias?: (dir: string, name: string) => string | null;
+  /** Reads git's configuration as `git config --list` prints it (see `git-credentials.ts`); injectable for tests. */
+  gitConfig?: (dir: string, gitDir: boolean, scope: readonly string[]) => ConfigEntry[];
 }
 
 /** Input fields that name the file a built-in tool touches (claude-code-compat.md §1). */
@@ -192,6 +195,7 @@ export function buildRequest(
         bash: withGitFacts(placedBash(call.bash, startDirs(start, roots, realpath), home, realpath), {
           resolve: shellPath,
           ...gitAliasDep,
+          config: options.gitConfig ?? ((dir, gitDir, scope) => gitConfigList(dir, gitDir, scope, home)),
         }),
       }
       : {}),
