@@ -17,6 +17,7 @@ import { commandPlaces, type ExecutionPlace } from "../exec/processes/sandbox-co
 import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
 import { selfCommand } from "./command.ts";
 import { sandboxedCommand } from "./sandboxed-command.ts";
+import { hostGrepDecision } from "./host-grep.ts";
 import { sessionRoot } from "./session-root.ts";
 import { startOf } from "./start-dir.ts";
 import { masksForLine, namedPrograms, programMasks } from "../policy/program-rules.ts";
@@ -177,6 +178,14 @@ async function decideCall(
   deps: HookDeps,
   placeOf?: (command: string) => ExecutionPlace,
 ) {
+  if (call.tool === "Grep") {
+    return hostGrepDecision(
+      await checkCall(call.tool, call.input, policy, globals, {}),
+      call.input,
+      policy,
+      globals,
+    );
+  }
   if (call.tool !== "Bash") return checkCall(call.tool, call.input, policy, globals, {});
   const analysis = await deps.analyzeBash((call.input as { command: string }).command);
   return checkCall(call.tool, call.input, policy, globals, { analyzeBash: () => analysis }, placeOf);
