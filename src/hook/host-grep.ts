@@ -65,6 +65,8 @@ export async function hostGrepDecision(
       if (rule !== undefined) covered.push(`${displayPath(path, globals.cwd)} (${rule})`);
     }
   } catch (error) {
+    // A path that does not exist: the host's Grep fails and prints nothing.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return allowed;
     return asks(allowed, `toolrt could not list the files the search covers (${(error as Error).message})`);
   }
   if (covered.length === 0) return allowed;
