@@ -42,12 +42,33 @@ export function printedConfig(call: GitCall, index: number): PrintedConfig | und
 /** Options of `git config` that pick the file read, and take a value. */
 const SCOPE_WITH_VALUE = new Set(["-f", "--file", "--blob"]);
 
+/** Options that pick among git's usual files or shape the output: they leave the form as it is. */
+const MODIFIERS =
+  /^(?:--(?:global|system|local|worktree|includes|no-includes|show-origin|show-scope|null|name-only)|-z)$/;
+
+/** `git config` forms that change the configuration and print none of it. */
+const CONFIG_WRITES = new Set([
+  "--add",
+  "--replace-all",
+  "--unset",
+  "--unset-all",
+  "--rename-section",
+  "--remove-section",
+  "-e",
+  "--edit",
+  "set",
+  "unset",
+  "rename-section",
+  "remove-section",
+  "edit",
+]);
+
 /**
  * `git config` prints one key for `KEY`, `--get KEY`, `--get-all KEY` and `get KEY`; every other read
  * form (`--list`, `--get-regexp`, `list`, an option it does not know here) counts as printing all.
- * A write prints nothing, but telling it apart is the spec's job: counting it as a read only asks more.
+ * `KEY VALUE` and the write options print nothing (the spec already keeps them from being read-only).
  */
-function configRead(args: readonly string[], index: number): PrintedConfig {
+function configRead(args: readonly string[], index: number): PrintedConfig | undefined {
   const scope: string[] = [];
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -63,7 +84,11 @@ function configRead(args: readonly string[], index: number): PrintedConfig {
       scope.push("--file", a.slice(2));
       continue;
     }
-    rest.push(a);
+    if (!MODIFIERS.test(a)) rest.push(a);
+  }
+  if (rest.some((a) => CONFIG_WRITES.has(a))) return undefined;
+  if (rest.length === 2 && rest.every((a) => !a.startsWith("-")) && !["get", "list"].includes(rest[0]!)) {
+    return undefined;
   }
   const words = rest[0] === "get" || rest[0] === "--get" || rest[0] === "--get-all" ? rest.slice(1) : rest;
   const one = words.length === 1 && /^[\w-]+(?:\..+)?\.[\w-]+$/.test(words[0]!) ? words[0]! : undefined;

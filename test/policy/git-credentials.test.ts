@@ -110,6 +110,13 @@ describe("what counts as printed, and as a credential", () => {
     expect(printed("git config --get-regexp ^http")?.keys).toEqual(["*"]);
     expect(printed("git config -f x.conf --list")?.scope).toEqual(["--file", "x.conf"]);
     expect(printed("git config --blob=HEAD:c -l")?.scope).toEqual(["--blob", "HEAD:c"]);
+    expect(printed("git config user.name x")).toBeUndefined();
+    expect(printed("git config --global user.name x")).toBeUndefined();
+    expect(printed("git config --global --show-origin user.name")?.keys).toEqual(["user.name"]);
+    expect(printed("git config --unset http.extraheader")).toBeUndefined();
+    expect(printed("git config set user.name x")).toBeUndefined();
+    expect(printed("git config get user.name")?.keys).toEqual(["user.name"]);
+    expect(printed("git config --get-all a.b x")?.keys).toEqual(["*"]);
     expect(printed("git var GIT_EDITOR")).toBeUndefined();
     expect(printed("git status")).toBeUndefined();
   });

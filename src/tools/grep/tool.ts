@@ -99,6 +99,8 @@ function pickEngine(choice: GrepEngineChoice): SearchEngine {
 
 /** How many files a search names as left out, at most; past it the note says there are more. */
 const MAX_SKIPPED_NAMED = 20;
+/** How many searched files are looked at for the note; matching files are left out past it too. */
+const MAX_FILES_LISTED = 10_000;
 
 /**
  * The files the search looked into that a Read rule keeps from being shown without a person, named
@@ -112,7 +114,11 @@ async function coveredFiles(
   cwd: string,
 ): Promise<string[]> {
   const found: string[] = [];
+  let count = 0;
   for await (const path of searchedFiles(request)) {
+    if (++count > MAX_FILES_LISTED) {
+      return [...found, `…files past the first ${MAX_FILES_LISTED} searched not listed`];
+    }
     const rule = guard(path);
     if (rule === undefined) continue;
     if (found.length === MAX_SKIPPED_NAMED) return [...found, "…and more"];
