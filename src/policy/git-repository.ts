@@ -28,7 +28,7 @@ export function untrustedRepository(
   gitDir = false,
 ): string | undefined {
   const root = roots.find((r) => isInside(start, r));
-  if (root === undefined) return undefined;
+  if (root === undefined) return outsideRepository(start, gitDir);
   const own = join(root, ".git");
   if (gitDir) return start === own ? ownConfigRisk(own, roots) : foreign(start);
   // A directory made later in the line may hold a repository made or unpacked there too.
@@ -114,6 +114,38 @@ export function includedFiles(config: string, gitDir: string): string[] {
   return files;
 }
 
+/**
+ * A repository outside every root is read as outside the workspace (an allow rule may approve that),
+ * but its config is nobody's word: one that names a program git runs on read-only commands asks as
+ * the workspace's own does. A `.git` file (a worktree's or submodule's link) is followed to its
+ * directory; one that cannot be read counts as naming a program.
+ */
+function outsideRepository(start: string, gitDir: boolean): string | undefined {
+  const configOf = (dir: string) => ownPrograms(join(dir, "config"), "a repository outside the workspace");
+  if (gitDir) return configOf(start);
+  for (let dir = start;; dir = dirname(dir)) {
+    const dotGit = join(dir, ".git");
+    if (existsSync(dotGit)) {
+      if (statSync(dotGit).isDirectory()) return configOf(dotGit);
+      try {
+        const target = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"))?.[1];
+        if (target === undefined) throw new Error("no gitdir: line");
+        const linked = resolve(dir, target);
+        const common = existsSync(join(linked, "commondir"))
+          ? resolve(linked, readFileSync(join(linked, "commondir"), "utf8").trim())
+          : linked;
+        return configOf(common);
+      } catch (e) {
+        return `git would use the repository ${dotGit} links to, outside the workspace, and where it is cannot be told (${
+          (e as Error).message
+        }): its configuration may run programs`;
+      }
+    }
+    if (isGitDirectory(dir)) return configOf(dir);
+    if (dir === dirname(dir)) return undefined;
+  }
+}
+
 /** Parsed configurations by file, kept while the file's size and time stay the same (the resident hook). */
 const parsed = new Map<string, { stamp: string; why: string | undefined }>();
 
@@ -122,7 +154,7 @@ const parsed = new Map<string, { stamp: string; why: string | undefined }>();
  * by git itself (quoting, sections and continuations as git reads them; includes are judged apart).
  * A file git cannot read asks too.
  */
-function ownPrograms(config: string): string | undefined {
+function ownPrograms(config: string, whose = "the workspace's repository"): string | undefined {
   let stamp: string;
   try {
     const info = statSync(config);
@@ -130,20 +162,21 @@ function ownPrograms(config: string): string | undefined {
   } catch {
     return undefined;
   }
-  const cached = parsed.get(config);
+  const key = `${whose}\0${config}`;
+  const cached = parsed.get(key);
   if (cached?.stamp === stamp) return cached.why;
   let why: string | undefined;
   try {
     const found = programOnRead(gitConfigList("/", false, ["--file", config]));
     why = found === undefined
       ? undefined
-      : `the workspace repository's config (${config}) names a program git runs on read-only commands: ${found}`;
+      : `the config of ${whose} (${config}) names a program git runs on read-only commands: ${found}`;
   } catch (e) {
-    why = `git cannot read the workspace repository's ${config}, which may name programs it runs (${
+    why = `git cannot read the config of ${whose} (${config}), which may name programs it runs (${
       (e as Error).message
     })`;
   }
-  parsed.set(config, { stamp, why });
+  parsed.set(key, { stamp, why });
   return why;
 }
 

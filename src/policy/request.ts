@@ -184,7 +184,7 @@ export function buildRequest(
     mode: call.mode ?? "default",
     agent: call.agent ?? { depth: 0 },
     readOnly: call.tool === "Bash" ? call.bash?.readOnly ?? false : readOnly,
-    paths: [...paths, ...repositories, ...toolchains],
+    paths: [...paths, ...outsideStart(call, start, roots, realpath), ...repositories, ...toolchains],
     ...(historyReads.length > 0 ? { historyReads } : {}),
     ...(facts.permission && facts.permission.behavior !== "passthrough"
       ? { permission: facts.permission }
@@ -200,6 +200,23 @@ export function buildRequest(
       }
       : {}),
   };
+}
+
+/**
+ * A shell call a host runs outside every root (Claude Code keeps the cwd of an earlier `cd /elsewhere`)
+ * works there: its repository, toolchain files and implicit `.` are outside the workspace, so the
+ * directory counts as read, as `cd /elsewhere && git status` does.
+ */
+function outsideStart(
+  call: CallDescription,
+  start: string,
+  roots: readonly { dir: string; real: string }[],
+  realpath: (path: string) => string | undefined,
+): PathAccess[] {
+  if (call.dir === undefined || call.tool !== "Bash") return [];
+  const real = realpath(start) ?? start;
+  const inside = roots.some((r) => isInside(start, r.dir) || isInside(real, r.real));
+  return inside ? [] : [{ path: start, access: "read", command: "the shell's working directory" }];
 }
 
 /** The directory a command starts in, as written and as resolved; in the workspace, every root's real path too. */

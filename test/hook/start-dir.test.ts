@@ -231,6 +231,24 @@ describe("without a root from the host, the session's first cwd stays the worksp
     expect(reasonOf(out)).toContain("not the workspace's own");
   });
 
+  test.skipIf(!hasGit)(
+    "a cwd moved outside the workspace: its repository and its files are outside",
+    async () => {
+      const ws = workspace();
+      const marker = join(ws.home, "outside-fsmonitor-ran");
+      Bun.spawnSync(["git", "init", "-q", ws.home], { env: gitTestEnv({ HOME: ws.home }) });
+      Bun.spawnSync(["git", "config", "core.fsmonitor", `touch ${marker}; false`], {
+        cwd: ws.home,
+        env: gitTestEnv({ HOME: ws.home }),
+      });
+      expect(decisionOf(await ws.run("claude-code", event("s5", "ls", "$CWD")))).toBe("allow");
+      const git = await ws.run("claude-code", event("s5", "git status", ws.home));
+      expect(decisionOf(git)).toBe("ask");
+      expect(reasonOf(git)).toContain("a repository outside the workspace");
+      expect(decisionOf(await ws.run("claude-code", event("s5", "ls", ws.home)))).not.toBe("allow");
+    },
+  );
+
   test("relative paths from the moved cwd still meet the workspace's rules", async () => {
     const ws = workspace();
     expect(decisionOf(await ws.run("claude-code", event("s2", "ls", "$CWD")))).toBe("allow");

@@ -78,6 +78,29 @@ describe.skipIf(!hasGit)("the workspace's own repository config", () => {
   });
 });
 
+describe.skipIf(!hasGit)("a repository outside the workspace", () => {
+  test("whose config names a program asks even when an allow rule covers the command", async () => {
+    const box = sandbox();
+    const elsewhere = join(box.root, "elsewhere");
+    Bun.spawnSync(["git", "init", "-q", elsewhere], { env: gitTestEnv({ HOME: box.home }) });
+    const clean = join(box.root, "clean");
+    Bun.spawnSync(["git", "init", "-q", clean], { env: gitTestEnv({ HOME: box.home }) });
+    writeFileSync(join(elsewhere, ".git", "config"), '[core]\n\tfsmonitor = "touch /tmp/x; false"\n');
+    const policy = box.load({ cliRules: { allow: ["Bash(git status:*)"] } }).policy;
+    const decideFor = async (command: string) => {
+      const bash = await analyzeBash(command);
+      return decide(
+        buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash }),
+        policy,
+      );
+    };
+    const d = await decideFor(`git -C ${elsewhere} status`);
+    expect(d.decision, d.reason).toBe("ask");
+    expect(d.reason).toContain("a repository outside the workspace");
+    expect((await decideFor(`git -C ${clean} status`)).decision).toBe("allow");
+  });
+});
+
 describe("each key that runs a program on read-only commands", () => {
   const cases: Record<string, [string, string, string?]> = {
     "^core\\.fsmonitor$": ["core.fsmonitor", "./watch.sh", "true"],
