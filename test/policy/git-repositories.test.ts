@@ -61,7 +61,7 @@ describe("untrustedRepository follows git's discovery", () => {
     expect(untrustedRepository(join(root, "evil"), [root], true)).toContain(join(root, "evil"));
   });
 
-  test("outside every root it is someone else's question", () => {
+  test("outside every root, a directory with no repository above it is someone else's question", () => {
     expect(untrustedRepository("/usr", [root])).toBeUndefined();
   });
 });
