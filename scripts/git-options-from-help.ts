@@ -8,7 +8,7 @@ const SUBCOMMANDS = (
   "status blame annotate shortlog describe ls-files ls-tree ls-remote cat-file merge-base name-rev " +
   "show-ref for-each-ref count-objects check-ignore check-attr grep branch tag remote stash worktree " +
   "config fetch pull push clone archive submodule rebase difftool mergetool commit merge " +
-  "reset checkout restore clean switch rm read-tree checkout-index update-ref send-pack cherry-pick revert am reflog gc hash-object"
+  "reset checkout restore clean switch rm read-tree checkout-index update-ref send-pack cherry-pick revert am apply reflog gc hash-object"
 ).split(" ");
 
 interface Parsed {

@@ -15,6 +15,9 @@ import { joinContinuations } from "./continuation.ts";
 import { inDirs, placeCommands } from "./cwd.ts";
 import { evaluatedWords, evaluationRisk, hiddenSubstitutions } from "./evaluation.ts";
 import { computedRuns, inlineCode, readsLanguage, shellPayloads } from "./inline-code.ts";
+import { codeLoadedByLine, loadsNativeCode } from "./code-loading.ts";
+import { helperPrograms } from "./helper-programs.ts";
+import { readPatchApply } from "./patch-apply.ts";
 import { printedSecrets } from "./secret-output.ts";
 import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
@@ -39,7 +42,9 @@ import type {
   Catastrophe,
   CheckHit,
   ParseOutcome,
+  PatchUse,
   Redirect,
+  RemoteUse,
   RepositoryUse,
   SimpleCommand,
   WorkLossIfExists,
@@ -141,6 +146,8 @@ export function analyzeWith(command: string, parser: Parser | null): BashAnalysi
     catastrophic: inner.catastrophic,
     workLoss: judged.flatMap((j) => j.workLoss ?? []),
     ...workLossIfExists(judged),
+    ...remotesOf(judged),
+    ...patchesOf(judged),
     askReasons,
     opaque: [...new Set([...inner.opaque, ...askReasons.filter((r) => !walkedThrough(r))])],
     defines: inner.defines,
@@ -184,6 +191,40 @@ function workLossIfExists(judged: Judged[]): { workLossIfExists?: WorkLossIfExis
     })
   );
   return found.length > 0 ? { workLossIfExists: found } : {};
+}
+
+/** git remotes reached by name, with where git runs from every directory the command may run in. */
+function remotesOf(judged: Judged[]): { remotes?: RemoteUse[] } {
+  const found = judged.flatMap((j, index) =>
+    (j.remotes ?? []).map(({ dir, ...remote }) => ({
+      ...remote,
+      index,
+      dirs: inDirs(dir, { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] }),
+    }))
+  );
+  return found.length > 0 ? { remotes: found } : {};
+}
+
+/** Patches applied, with where their names are taken from every directory the command may run in. */
+function patchesOf(judged: Judged[]): { patches?: PatchUse[] } {
+  const found = judged.flatMap((j, index): PatchUse[] => {
+    const apply = readPatchApply(j);
+    if (!apply?.writes) return [];
+    const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
+    // `patch -p1 < x.patch`: the input is a file the decision can read (the last redirection wins).
+    const input = j.raw.redirects.findLast((r) => /^0?<$/.test(r.op) && !r.glob)?.target;
+    return [{
+      index,
+      tool: apply.tool,
+      dirs: inDirs(apply.dir, where),
+      files: apply.files,
+      ...(apply.files.length === 0 && input !== undefined ? { input: inDirs(input, where) } : {}),
+      ...(apply.strip !== undefined ? { strip: apply.strip } : {}),
+      ...(apply.prefix !== undefined ? { prefix: apply.prefix } : {}),
+      ...(apply.only !== undefined ? { only: apply.only } : {}),
+    }];
+  });
+  return found.length > 0 ? { patches: found } : {};
 }
 
 /** git commands that read no blob or tree (a partial clone fetches missing ones on demand). */
@@ -353,6 +394,8 @@ function analyzeInner(written: string, parser: Parser | null, depth: number, whe
   const assigned = assignedCode(walk.commands.flatMap((raw) => raw.assignments));
   for (const { text, via } of assigned.scripts) runScript({ text, via, env: {} }, undefined);
   opaque.push(...assigned.opaque, ...builtinAssignedCode(judged), ...arithmeticOnUnknownValues(walk, judged));
+  const loaded = codeLoadedByLine(walk.commands, judged);
+  if (loaded !== undefined) { for (const j of judged) j.command.loadsCode ??= loaded; }
   for (const body of walk.hereDocuments ?? []) {
     for (const code of hiddenSubstitutions(body)) {
       runScript({ text: code, via: "a here-document", env: {} }, undefined);
@@ -518,6 +561,9 @@ function judgeInvocation(
     judged.workLoss = workLoss;
     command.workLoss = workLoss.map((w) => w.id);
   }
+  const helpers = helperPrograms(judged);
+  if (helpers.texts.length > 0) command.helpers = helpers.texts;
+  if (helpers.remotes.length > 0) judged.remotes = helpers.remotes;
   return judged;
 }
 
@@ -584,6 +630,8 @@ function payloadScripts(j: Judged): Script[] {
   const out: Script[] = (j.commandLines ?? []).map(({ text, via }) => ({ text, via, env: {} }));
   j.inline = inlineCode(j.name, j.args)?.code ?? null;
   if (j.inline !== null && computedRuns(j.inline) !== undefined) j.command.runsComputed = true;
+  const native = j.inline === null ? undefined : loadsNativeCode(j.inline);
+  if (native !== undefined) j.command.loadsCode = `${j.name}: ${native}`;
   for (const text of j.inline === null ? [] : shellPayloads(j.inline)) {
     out.push({ text, via: `${j.name} inline code`, env: {} });
   }

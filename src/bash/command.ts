@@ -1,6 +1,7 @@
 /** The walker's view of one simple command, before wrappers and rules are applied. */
 import type { Access } from "./paths.ts";
 import type { Redirect, SimpleCommand, WorkLoss } from "./types.ts";
+import type { RemoteName } from "./helper-programs.ts";
 
 export interface Word {
   /** The value the shell would pass: quotes removed, escapes applied, known variables resolved. */
@@ -81,6 +82,8 @@ export interface Judged {
   command: SimpleCommand;
   /** What git work it throws away (`work-loss.ts`), when it does. */
   workLoss?: WorkLoss[];
+  /** git remotes it reaches by name, whose URLs the configuration holds (`helper-programs.ts`). */
+  remotes?: RemoteName[];
   /** An interpreter's inline code (`python3 -c CODE`), null when it has none; read once. */
   inline?: string | null;
   /** What it runs that rules cannot see (`Verdict.unseen`); the analysis calls it opaque. */

@@ -228,6 +228,16 @@ function isRelative(path: string): boolean {
  */
 const PROC_LINK = /^(?:self|thread-self|\d+)$/;
 
+/**
+ * An absolute path that goes through the process's own `/proc` links (`/proc/self/cwd/a.txt`,
+ * `/proc/self/root/etc`), as the file it reaches when run in `cwd`: the same reading catastrophes
+ * get, for rules on paths. Other absolute paths come back normalised.
+ */
+export function throughProcLinks(path: string, cwd: string): string {
+  const place = placeOf(path, false, { cwd, homes: [] });
+  return place === null ? path : `/${place.segments.join("/")}`;
+}
+
 /** An absolute or home path normalised; null for a place relative to an unknown directory. */
 function placeOf(path: string, glob: boolean, where?: Where): Place | null {
   const absolute = path.startsWith("/") ? path : homeForm(path);

@@ -53,6 +53,16 @@ export interface SimpleCommand {
   input?: string;
   /** Its inline code runs a command it builds while it runs (`os.system("cu" + "rl")`): any program. */
   runsComputed?: boolean;
+  /**
+   * Why it loads code no word of the line runs as a program (`LD_PRELOAD=./x.so ls`, `ctypes.CDLL`,
+   * an `export PERL5OPT=-Mx` earlier in the line; `code-loading.ts`): that code may run any program.
+   */
+  loadsCode?: string;
+  /**
+   * Programs it runs to reach another host, as rules see them (`git ls-remote h:x` runs
+   * `ssh h git-upload-pack 'x'`; `helper-programs.ts`): deny and ask rules match these too.
+   */
+  helpers?: string[];
 }
 
 /** A command the shipped default policy denies outright, with the reason shown to people. */
@@ -83,6 +93,38 @@ export interface WorkLossIfExists extends WorkLoss {
   index: number;
   /** The word as a path from each directory the command may run in. */
   paths: string[];
+}
+
+/** A patch a sub-command applies (`git apply`, `patch`): the files it writes are named in the patch. */
+export interface PatchUse {
+  /** Index of the sub-command in `commands`. */
+  index: number;
+  /** `git apply` or `patch`. */
+  tool: string;
+  /** Where the names in the patch are taken from, from each directory the command may run in. */
+  dirs: string[];
+  /** The patch files, relative to those directories; empty when the patch comes from its input. */
+  files: string[];
+  /** The file its input is redirected from (`patch -p1 < x.patch`), from where the shell runs. */
+  input?: string[];
+  /** Leading components stripped from the names (`-p`); undefined: patch's own guess. */
+  strip?: number;
+  /** git apply's `--directory`, prepended to every name. */
+  prefix?: string;
+  /** patch's original file (or `-o`): the one file it writes. */
+  only?: string;
+}
+
+/** A git remote a sub-command reaches by name: its URL decides which helper program git runs. */
+export interface RemoteUse {
+  /** Index of the sub-command in `commands`. */
+  index: number;
+  /** Where git runs, from each directory the command may run in. */
+  dirs: string[];
+  /** The remote's name; undefined for the default remote, `*` for every remote. */
+  name?: string;
+  /** The program git runs on the other side (`git-upload-pack`). */
+  service: string;
 }
 
 export interface CheckHit {
@@ -147,6 +189,10 @@ export interface BashAnalysis {
   workLoss: WorkLoss[];
   /** Work lost if a path exists when deciding; absent when there is none (see `WorkLossIfExists`). */
   workLossIfExists?: WorkLossIfExists[];
+  /** git remotes reached by name: the URL in the configuration says whether git runs ssh. */
+  remotes?: RemoteUse[];
+  /** Patches applied: the files they write are read from the patch when deciding. */
+  patches?: PatchUse[];
   /**
    * Why no allow rule (prefix, exact, saved or session) may approve this command without a prompt:
    * an unparseable or too complex structure, the sub-command cap, a critical deletion target.

@@ -13,6 +13,7 @@
 import { factOf } from "./catastrophic.ts";
 import type { Judged } from "./command.ts";
 import { resolveGit } from "./git.ts";
+import { type PatchApply, readPatchApply } from "./patch-apply.ts";
 import { judgeWithSpec } from "./spec-parse.ts";
 import { GIT } from "./specs/git.ts";
 import type { WorkLoss } from "./types.ts";
@@ -33,7 +34,9 @@ export interface WorkLossEntry {
   /** What the command loses, shown to the person asked. */
   name: string;
   /** Does this git command lose work? */
-  loses: (git: GitReading) => boolean;
+  loses?: (git: GitReading) => boolean;
+  /** Does this patch application (`git apply`, `patch`) lose work? */
+  applies?: (patch: PatchApply) => boolean;
   /** A word that makes it lose work if it names a file or directory (judged when deciding). */
   ifPath?: (git: GitReading) => string | undefined;
   /** Commands that must be found, and commands close to them that must not. */
@@ -344,14 +347,60 @@ export const WORK_LOSS: readonly WorkLossEntry[] = [
       ],
     },
   },
+  {
+    id: "git-apply-reverse",
+    name:
+      "applying a patch in reverse (git apply -R, patch -R) reverts the changes it names: the work tree's own diff reversed discards uncommitted changes",
+    // What the patch holds is not known before it runs (`git diff | git apply -R` is exactly a
+    // discard; verified, git 2.39): any reverse application that writes asks like the discard
+    // entries. patch's --batch reverses a patch that looks already applied, which the work tree's
+    // own diff is (`git diff | patch -t -p1` reverted it; verified, GNU patch 2.7.6).
+    applies: (p) => p.reverse && p.writes,
+    examples: {
+      found: [
+        "git diff | git apply -R",
+        "git diff --binary | git apply -R --unidiff-zero",
+        "git apply --reverse x.patch",
+        "git apply --rev x.patch",
+        "git -C sub apply -R -",
+        "git apply -R --index x.patch",
+        "git apply --stat --apply -R x.patch",
+        "git diff | patch -R -p1",
+        "git diff | patch -Rp1",
+        "git diff | patch --reverse -p1",
+        "git diff | patch --rev -p1",
+        "patch -R -i x.patch",
+        "patch -R a.txt x.patch",
+        "git diff | patch -t -p1",
+        "git diff | patch --batch -p1",
+        "git diff | patch --bat -p1",
+        "sudo patch -R -p1 < x.patch",
+        "bash -c 'git diff | git apply -R'",
+      ],
+      spared: [
+        "git apply x.patch",
+        "git diff | git apply",
+        "git apply -R --check x.patch",
+        "git apply -R --stat x.patch",
+        "git apply -R --cached x.patch",
+        "git diff | patch -p1",
+        "patch -R --dry-run -p1 < x.patch",
+        "patch -p1 -i x.patch",
+        "git apply --reject x.patch",
+      ],
+    },
+  },
 ];
 
-/** The work-losing operations of one judged command (git only; empty for nearly every command). */
+/** The work-losing operations of one judged command (git and patch only; empty for nearly every command). */
 export function workLossOf(j: Judged): WorkLoss[] {
   const reading = readGit(j);
-  if (!reading) return [];
+  const patch = readPatchApply(j);
+  if (!reading && !patch) return [];
   const command = [j.name, ...j.args].join(" ");
-  return WORK_LOSS.filter((entry) => entry.loses(reading)).map(({ id, name }) => ({ id, name, command }));
+  return WORK_LOSS.filter((entry) =>
+    (reading !== undefined && entry.loses?.(reading)) || (patch !== undefined && entry.applies?.(patch))
+  ).map(({ id, name }) => ({ id, name, command }));
 }
 
 /**
@@ -364,7 +413,7 @@ export function workLossIfPath(j: Judged): (WorkLoss & { path: string; start: st
   const command = [j.name, ...j.args].join(" ");
   const start = resolveGit(factOf(j).args).start;
   return WORK_LOSS.flatMap(({ id, name, loses, ifPath }) => {
-    const path = loses(reading) ? undefined : ifPath?.(reading);
+    const path = loses?.(reading) ? undefined : ifPath?.(reading);
     return path === undefined ? [] : [{ id, name, command, path, start }];
   });
 }

@@ -2,13 +2,11 @@
  * `toolrt sandbox` without commander: the options as data, the run itself, and the binary's entry
  * for `sandbox` and `sandbox-bridge` (src/cli/entry.ts). The plain shapes (`sandbox [its options]
  * -- CMD...` and `sandbox-bridge --fd N -- CMD...`, as scripts, the escape kit and the network
- * bridge call them) are read here with node:util's parseArgs; anything else (help, global options,
- * a malformed line) goes through commander (src/cli/sandbox.ts), which says what is wrong. A
- * sandboxed command is a fresh process each time, and commander's load and set-up alone cost more
- * than bwrap's own start-up.
+ * bridge call them) are read here; anything else (help, global options, a malformed line) goes
+ * through commander (src/cli/sandbox.ts), which says what is wrong. A sandboxed command is a fresh
+ * process each time, and commander's load and set-up alone cost more than bwrap's own start-up.
  */
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { changedAutorun, describeAutorunChanges, snapshotAutorun } from "../sandbox/autorun.ts";
 import { homedir } from "node:os";
 import { CREDENTIAL_PATHS, isCredentialPath } from "../sandbox/credentials.ts";
@@ -156,30 +154,37 @@ export const SANDBOX_OPTIONS: readonly OptionSpec[] = [
   },
 ];
 
-const PARSE_ARGS_OPTIONS = Object.fromEntries(
-  SANDBOX_OPTIONS.map((o) => [
-    o.flag,
-    { type: o.value ? "string" as const : "boolean" as const, multiple: o.repeatable === true },
-  ]),
-);
+const BY_FLAG = new Map(SANDBOX_OPTIONS.map((o) => [o.flag, o]));
 
 /**
  * `sandbox [its options] -- CMD [ARGS...]` read without commander; undefined for any other shape
  * (then commander reads it, with its messages). Same result as commander for every line it accepts.
+ * Only long options, `--name value` or `--name=value`; a separate value that starts with `-` is
+ * left to commander too. Read by hand: node:util's parseArgs costs more to load (2-3 ms of CPU)
+ * than the whole reading, on every sandboxed command.
  */
 export function fastSandboxArgs(
   argv: readonly string[],
 ): { options: SandboxOptions; command: string[] } | undefined {
   const end = argv.indexOf("--");
   if (argv[0] !== "sandbox" || end < 0 || end === argv.length - 1) return undefined;
-  let values: Record<string, string | boolean | Array<string | boolean> | undefined>;
-  try {
-    ({ values } = parseArgs({ args: argv.slice(1, end), options: PARSE_ARGS_OPTIONS, strict: true }));
-  } catch {
-    return undefined;
+  const options: Record<string, string | boolean | string[]> = {};
+  for (let i = 1; i < end; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf("=");
+    const spec = arg.startsWith("--") ? BY_FLAG.get(arg.slice(2, eq < 0 ? undefined : eq)) : undefined;
+    if (!spec) return undefined;
+    let value: string | boolean = true;
+    if (spec.value) {
+      // A separate value that looks like an option is commander's to judge (argv[end] is "--").
+      if (eq >= 0) value = arg.slice(eq + 1);
+      else if ((value = argv[++i]!).startsWith("-")) return undefined;
+    } else if (eq >= 0) {
+      return undefined;
+    }
+    if (spec.repeatable) ((options[spec.key] ??= []) as Array<string | boolean>).push(value);
+    else options[spec.key] = value;
   }
-  const options: Record<string, unknown> = {};
-  for (const o of SANDBOX_OPTIONS) if (values[o.flag] !== undefined) options[o.key] = values[o.flag];
   return { options: options as SandboxOptions, command: argv.slice(end + 1) };
 }
 
@@ -213,11 +218,13 @@ export async function sandboxEntry(argv: string[]): Promise<number> {
     const { runWatcher } = await import("../sandbox/watch-service.ts");
     return await runWatcher(argv[1]);
   }
+  timingMark("cli:loaded");
   const fast = fastSandboxArgs(argv);
   if (fast) {
     try {
-      // No global option came in: each has its default.
-      return await runSandboxCommand(fast.command, fast.options, globalsFrom({}));
+      // No global option came in: each has its default. Colour is never used here, and asking
+      // whether stdout is a terminal sets up Bun's stdout stream (1-5 ms of CPU).
+      return await runSandboxCommand(fast.command, fast.options, globalsFrom({ color: false }));
     } catch (error) {
       return reportFailure(error, argv);
     }
@@ -322,6 +329,7 @@ export async function runSandboxCommand(
     return exitStatus(code, proc.signalCode);
   }
   const autorunBefore = snapshotAutorun(profile.workspace);
+  timingMark("cli:autorun");
   let wrapped;
   try {
     wrapped = await wrapCommand(profile, argv, {
@@ -335,6 +343,7 @@ export async function runSandboxCommand(
     process.stderr.write(`toolrt sandbox: ${error.message}\n`);
     return 2;
   }
+  timingMark("cli:wrapped");
   const started = new Date();
   const result = await runWrapped(wrapped);
   if (result.quarantined.length) {
@@ -357,6 +366,7 @@ export async function runSandboxCommand(
     }, profile);
     if (explanation) process.stderr.write(`toolrt sandbox: ${explanation}\n`);
   }
+  timingMark("cli:end");
   return result.exitCode;
 }
 

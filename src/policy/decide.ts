@@ -36,7 +36,10 @@ export interface CommandTarget {
    * ask rules match this too, so `Bash(bash:*)` holds for what runs inside `bash -c`.
    */
   viaText?: string;
-  /** The command as its program will read it (`npm publ` is `npm publish`): deny and ask rules match these too. */
+  /**
+   * The command as its program will read it (`npm publ` is `npm publish`), and the helper programs
+   * it runs (`ssh h git-upload-pack 'x'` for `git ls-remote h:x`): deny and ask rules match these too.
+   */
   canonicalTexts?: string[];
   /** The wrapper it was taken out of (`xargs`, `find -exec`), when there is one. */
   via?: string;
@@ -47,8 +50,10 @@ export interface CommandTarget {
   envValues?: string[];
   /** The literal text fed to its input, when it is not read-only (`ed <<< '!curl x'`). */
   input?: string;
-  /** Its inline code runs a command it builds while it runs: it may be any program. */
+  /** Its inline code runs a command it builds while it runs, or it loads code from files: any program. */
   runsComputed?: boolean;
+  /** Why it loads code from files that no word runs (`LD_PRELOAD=./x.so ls`), when it does. */
+  loadsCode?: string;
   hasUnsafeEnv: boolean;
   noAutoAllow: string[];
   /** The analyzer found this sub-command read-only (its paths are judged apart). */
@@ -136,10 +141,11 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
       result.sandbox = { ...result.sandbox, autoAllowed: true, needsPerson: contained.needsPerson };
       return finish(result, "allow", contained.reason);
     }
+    const loads = commands.find((c) => c.loadsCode !== undefined)?.loadsCode;
     result.sandbox.notAutoAllowed = contained.contained
-      ? `${strict!.meta.rule} (${strict!.meta.effect}, ${
-        strict!.meta.source
-      }) could match what it runs once its unknown words are known`
+      ? `${strict!.meta.rule} (${strict!.meta.effect}, ${strict!.meta.source}) could match what it runs ${
+        loads === undefined ? "once its unknown words are known" : `(it loads code no rule can see: ${loads})`
+      }`
       : contained.why;
     return undefined;
   };
@@ -357,12 +363,14 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       wrappedText: c.argv.join(" "),
       envValues: Object.values(c.env),
       ...(c.input !== undefined ? { input: c.input } : {}),
-      ...(c.runsComputed ? { runsComputed: true } : {}),
+      ...(c.runsComputed || c.loadsCode !== undefined ? { runsComputed: true } : {}),
+      ...(c.loadsCode !== undefined ? { loadsCode: c.loadsCode } : {}),
       ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}`, via: c.via } : {}),
       ...(c.open ? { open: c.open } : {}),
       canonicalTexts: [
         ...npmCommandTexts(stripAssignments(c.ruleText).split(" ")),
         ...gitCommandTexts(stripAssignments(c.ruleText).split(" ")),
+        ...(c.helpers ?? []),
       ],
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,

@@ -2,10 +2,12 @@
  * What git commands do that only the file system and git's configuration can tell, looked up when
  * deciding: whether `git checkout WORD` names a file it would restore (work lost), and whether a
  * subcommand that is not one of git's own is an alias in the configuration git reads (then what it
- * runs is not known to the analysis: opaque, so the sandbox does not stand in for a person).
+ * runs is not known to the analysis: opaque, so the sandbox does not stand in for a person), and
+ * which program git runs to reach a remote given by name (its URL is in the configuration).
  */
 import { spawnSync } from "node:child_process";
 import { lstatSync } from "node:fs";
+import { urlHelper } from "../bash/helper-programs.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import { type ConfigEntry, credentialIn, gitConfigList } from "./git-credentials.ts";
 
@@ -20,6 +22,11 @@ export interface GitFactsDeps {
   alias?: (dir: string, name: string) => string | null;
   /** git's configuration as `git config --list` in `dir` prints it (with `scope`, e.g. `--file F`); throws when git cannot tell. */
   config?: (dir: string, gitDir: boolean, scope: readonly string[]) => ConfigEntry[];
+  /**
+   * The URLs git in `dir` uses for a remote by name (undefined: the default remote; `*`: every
+   * remote), `url.*.insteadOf` applied; empty when git cannot tell.
+   */
+  remoteUrls?: (dir: string, name: string | undefined, push: boolean) => string[];
 }
 
 /** The analysis with work loss confirmed by the file system and aliases found in the configuration. */
@@ -32,11 +39,18 @@ export function withGitFacts(bash: BashAnalysis, deps: GitFactsDeps): BashAnalys
   );
   const aliases = aliasReasons(bash, deps);
   const printed = printedSecrets(bash, deps);
-  if (confirmed.length === 0 && aliases.length === 0 && printed.length === 0) return bash;
+  const helpers = remoteHelpers(bash, deps);
+  if (confirmed.length === 0 && aliases.length === 0 && printed.length === 0 && helpers.size === 0) {
+    return bash;
+  }
   const commands = bash.commands.map((c, i) => {
     const ids = confirmed.filter((w) => w.index === i).map((w) => w.id);
     const secrets = printed.filter((p) => p.index === i).map((p) => p.why);
-    const lost = ids.length === 0 ? c : { ...c, workLoss: [...new Set([...(c.workLoss ?? []), ...ids])] };
+    const found = helpers.get(i);
+    const withHelpers = found ? { ...c, helpers: [...new Set([...(c.helpers ?? []), ...found])] } : c;
+    const lost = ids.length === 0
+      ? withHelpers
+      : { ...withHelpers, workLoss: [...new Set([...(c.workLoss ?? []), ...ids])] };
     return secrets.length === 0
       ? lost
       : { ...lost, readOnly: false, secrets: [...new Set([...(c.secrets ?? []), ...secrets])] };
@@ -57,6 +71,56 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The helper programs git runs for remotes given by name, by sub-command: `git fetch sshr` runs
+ * ssh when the configuration gives sshr an ssh URL (verified: strace shows execve /usr/bin/ssh).
+ */
+function remoteHelpers(bash: BashAnalysis, deps: GitFactsDeps): Map<number, string[]> {
+  const found = new Map<number, string[]>();
+  for (const use of bash.remotes ?? []) {
+    for (const written of use.dirs) {
+      const dir = deps.resolve(written);
+      if (dir === undefined) continue;
+      const push = use.service === "git-receive-pack";
+      for (const url of (deps.remoteUrls ?? gitRemoteUrls)(dir, use.name, push)) {
+        const helper = urlHelper(url, use.service);
+        if (helper !== undefined) found.set(use.index, [...(found.get(use.index) ?? []), helper]);
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * URLs as git in `dir` reads them: `git ls-remote --get-url` (configuration only, no connection,
+ * no program run) for the remote, or for each remote `git remote` lists; for a push, its push
+ * URLs too (`remote.NAME.pushurl`); for `submodules`, each submodule's URL in the configuration
+ * and in `.gitmodules`.
+ */
+function gitRemoteUrls(dir: string, name: string | undefined, push: boolean): string[] {
+  const git = (...args: string[]) => {
+    const run = spawnSync("git", ["-C", dir, ...args], {
+      encoding: "utf8",
+      timeout: 5000,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return run.status === 0 ? run.stdout.split("\n").filter((line) => line !== "") : [];
+  };
+  if (name === "submodules") {
+    // A relative URL (`../lib.git`) is taken from the superproject's default remote.
+    const urls = [
+      ...git("config", "--get-regexp", "^submodule\\..*\\.url$"),
+      ...git("config", "-f", ".gitmodules", "--get-regexp", "^submodule\\..*\\.url$"),
+    ].map((line) => line.slice(line.indexOf(" ") + 1));
+    return urls.some((url) => /^\.\.?\//.test(url)) ? [...urls, ...git("ls-remote", "--get-url")] : urls;
+  }
+  const names = name === "*" ? git("remote") : [name];
+  return names.flatMap((n) => [
+    ...git("ls-remote", "--get-url", ...(n === undefined ? [] : [n])),
+    ...(push && n !== undefined ? git("remote", "get-url", "--push", "--all", n) : []),
+  ]);
 }
 
 function aliasReasons(bash: BashAnalysis, deps: GitFactsDeps): string[] {

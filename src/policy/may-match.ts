@@ -34,10 +34,12 @@ export function ruleThatMayMatch(
   }
   const unknown = request.paths.filter((p) => p.unresolved !== undefined);
   const writable = mayWrite(request, commands, policy.state.home);
+  const unknownBelow = request.paths.filter((p) => p.below !== undefined && p.access === "write");
   return strict.find((rule) =>
     rule.path !== undefined && (!rule.toolFilter || rule.toolFilter(request.tool)) &&
     (unknown.some((p) => rule.path!.family === "read" || p.access === "write") ||
-      writable.some((path) => pathRuleMatches(rule, path)))
+      writable.some((path) => pathRuleMatches(rule, path)) ||
+      (rule.path.family === "edit" && unknownBelow.some((p) => mayBeBelow(rule, p.path))))
   );
 }
 
@@ -61,6 +63,12 @@ function mayWrite(request: DecisionRequest, commands: readonly CommandTarget[], 
     return (expandPattern(one.raw) ?? []).map((file) => resolve(request.cwd, file));
   });
   return [...new Set([...read.flatMap((p) => (p.target ? [p.path, p.target] : [p.path])), ...resolved])];
+}
+
+/** Whether an Edit rule may cover some file below `dir`: its literal part and `dir` overlap. */
+function mayBeBelow(rule: CompiledRule, dir: string): boolean {
+  const { prefix } = rule.path!;
+  return prefix.startsWith(dir.endsWith("/") ? dir : `${dir}/`) || dir.startsWith(prefix) || prefix === dir;
 }
 
 function pathRuleMatches(rule: CompiledRule, path: string): boolean {
@@ -111,7 +119,8 @@ function hiddenCommandTexts(command: CommandTarget): string[] {
   }
   const plain = words.filter((w) => !w.startsWith("-"));
   commandAt(plain);
-  // Code that builds the command it runs may run any: every command rule could match.
+  // Code that builds the command it runs, or code loaded from files (`LD_PRELOAD=./x.so ls`), may
+  // run any: every command rule could match.
   if (command.runsComputed) texts.push("*");
   for (const text of [...(command.envValues ?? []), ...(command.input ? [command.input] : [])]) {
     const inner = innerWords(text).map(asPattern);

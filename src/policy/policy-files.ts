@@ -4,7 +4,6 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 
 /** Where the managed policy lives: `TOOLRT_MANAGED_POLICY` (a file or a directory) or the system dir. */
@@ -66,6 +65,7 @@ function exists(path: string): boolean {
 }
 
 export function grantsFile(stateDir: string, cwd: string): string {
-  const key = createHash("sha256").update(resolve(cwd)).digest("hex").slice(0, 16);
+  // Bun's hasher, not node:crypto's: loading that module costs a sandboxed command 2-3 ms of CPU.
+  const key = new Bun.CryptoHasher("sha256").update(resolve(cwd)).digest("hex").slice(0, 16);
   return join(stateDir, "grants", `${key}.json`);
 }

@@ -41,10 +41,13 @@ export function bareProgram(rule: CompiledRule): string | undefined {
 }
 
 /**
- * The programs a command line names itself, as the analysis reads it: each command's program
- * and the program its rule text starts with (`timeout 5 curl x` names timeout and curl).
+ * The programs a command line names itself, as the analysis reads it: each command's program,
+ * the program its rule text starts with (`timeout 5 curl x` names timeout and curl), and the
+ * helpers it runs (`git fetch h:x` runs ssh: approved, it keeps ssh).
  */
-export function namedPrograms(commands: readonly Pick<SimpleCommand, "argv" | "ruleText">[]): Set<string> {
+export function namedPrograms(
+  commands: readonly Pick<SimpleCommand, "argv" | "ruleText" | "helpers">[],
+): Set<string> {
   const names = new Set<string>();
   const add = (word: string | undefined) => {
     if (word) names.add(word.slice(word.lastIndexOf("/") + 1));
@@ -52,6 +55,7 @@ export function namedPrograms(commands: readonly Pick<SimpleCommand, "argv" | "r
   for (const command of commands) {
     add(command.argv[0]);
     add(command.ruleText.split(" ")[0]);
+    for (const helper of command.helpers ?? []) add(helper.split(" ")[0]);
   }
   return names;
 }

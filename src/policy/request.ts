@@ -5,6 +5,7 @@
 import { homedir } from "node:os";
 import { basename, resolve } from "node:path";
 import { catastrophesAt } from "../bash/analyze.ts";
+import { throughProcLinks } from "../bash/targets.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import type { AnyTool, PermissionMode, PermissionResult, ToolContext } from "../tool/types.ts";
 import { EDIT_TOOLS, READ_TOOLS } from "./modes.ts";
@@ -20,6 +21,7 @@ import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
 import { partialClone, untrustedRepository } from "./git-repository.ts";
 import { withGitFacts } from "./git-facts.ts";
 import { type ConfigEntry, gitConfigList } from "./git-credentials.ts";
+import { patchWrites } from "./patch-targets.ts";
 import { type HistoryPaths, historyPaths } from "./git-history.ts";
 import type { HistoryRead } from "../bash/git-history.ts";
 import { pickingFile } from "./toolchain-file.ts";
@@ -83,7 +85,7 @@ export function buildRequest(
   const shell = call.tool === "Bash";
   const written = shell ? bashPaths(call.bash) : otherPaths(call, facts, readOnly);
   const paths = written.flatMap(({ glob, tree, ...access }) => {
-    const resolved = resolvePath(access.path, { cwd: start, home, shell });
+    const resolved = throughProc(resolvePath(access.path, { cwd: start, home, shell }), start);
     const unresolved = access.unresolved ?? resolved.unresolved;
     if (unresolved) return [{ ...access, path: resolved.path, unresolved }];
     return (glob ? patternFiles(resolved) : [resolved]).flatMap((one): PathAccess[] => {
@@ -107,6 +109,8 @@ export function buildRequest(
     const resolved = resolvePath(path, { cwd: start, home, shell });
     return resolved.unresolved ? undefined : resolved.path;
   };
+  // The files a patch writes are named in it: read when deciding (`patch-targets.ts`).
+  const patched = (call.bash?.patches ?? []).flatMap((use) => patchWrites(use, shellPath));
   const gitAliasDep = options.gitAlias ? { alias: options.gitAlias } : {};
   const repositories: PathAccess[] = (call.bash?.repositories ?? []).flatMap((use): PathAccess[] => {
     const resolved = resolvePath(use.dir, { cwd: start, home, shell });
@@ -184,7 +188,13 @@ export function buildRequest(
     mode: call.mode ?? "default",
     agent: call.agent ?? { depth: 0 },
     readOnly: call.tool === "Bash" ? call.bash?.readOnly ?? false : readOnly,
-    paths: [...paths, ...outsideStart(call, start, roots, realpath), ...repositories, ...toolchains],
+    paths: [
+      ...paths,
+      ...patched,
+      ...outsideStart(call, start, roots, realpath),
+      ...repositories,
+      ...toolchains,
+    ],
     ...(historyReads.length > 0 ? { historyReads } : {}),
     ...(facts.permission && facts.permission.behavior !== "passthrough"
       ? { permission: facts.permission }
@@ -217,6 +227,26 @@ function outsideStart(
   const real = realpath(start) ?? start;
   const inside = roots.some((r) => isInside(start, r.dir) || isInside(real, r.real));
   return inside ? [] : [{ path: start, access: "read", command: "the shell's working directory" }];
+}
+
+/**
+ * A path through the process's own links read as the file it reaches: `/proc/self/cwd/a.txt` is
+ * `a.txt` where the command runs, `/proc/self/root/x` is `/x`. `/dev/fd/N` and `/proc/self/fd/N`
+ * (past the standard three) are whatever file that descriptor has open, known only when it runs.
+ */
+function throughProc(resolved: ResolvedPath, start: string): ResolvedPath {
+  if (resolved.unresolved !== undefined || !/^\/(?:proc|dev)\//.test(resolved.path)) return resolved;
+  if (
+    /^\/(?:dev\/fd|proc\/(?:self|thread-self|\d+)\/fd)\/\d+/.test(resolved.path) &&
+    !/^\/dev\/fd\/[012]$/.test(resolved.path)
+  ) {
+    return {
+      ...resolved,
+      unresolved: `${resolved.path} is an open file descriptor: its file is known only when it runs`,
+    };
+  }
+  const path = throughProcLinks(resolved.path, start);
+  return path === resolved.path ? resolved : { path, raw: path };
 }
 
 /** The directory a command starts in, as written and as resolved; in the workspace, every root's real path too. */

@@ -66,6 +66,11 @@ export interface PathAccess {
   untrusted?: string;
   /** `untrusted` is only that it may reach the network, which the sandbox blocks (a partial clone). */
   network?: boolean;
+  /**
+   * Files below `path` it writes, which ones known only when it runs (a patch read from the input):
+   * why. Edit deny and ask rules on anything below keep the sandbox from standing in.
+   */
+  below?: string;
 }
 
 /** Everything `decide` looks at. Build it with `buildRequest` so every caller supplies the same facts. */

@@ -174,17 +174,20 @@ export function planMounts(
  * the same scan back while nothing changed, and a session's next command then skips the work (about
  * 4 ms at 1,000 linked files). Keyed by everything else they depend on.
  */
-const linkMountsMemo = new WeakMap<
-  ScanResult,
-  { key: string; result: ReturnType<typeof collapseLinkMounts> }
->();
+const linkMountsMemo = new WeakMap<ScanResult, { key: string; result: LinkMounts }>();
 
 function linkMounts(
   scan: ScanResult,
   denied: Set<string>,
   readOnly: Set<string>,
   roots: string[],
-): ReturnType<typeof collapseLinkMounts> {
+): LinkMounts {
+  if (scan.linkMounts) {
+    // Its files are those outside `linkedOutsideDirs`, which are read-only mounts already.
+    const others = new Set(readOnly);
+    for (const dir of scan.linkedOutsideDirs) others.delete(dir);
+    if (!someListed(scan.linkedOutside, denied, others)) return scan.linkMounts;
+  }
   const key = JSON.stringify([roots, [...readOnly].sort()]);
   const known = linkMountsMemo.get(scan);
   if (known?.key === key) return known.result;
@@ -275,14 +278,17 @@ function protect(p: Protection, fs: FsView): Outcome {
   return { nothing: true };
 }
 
+/** Read-only mounts for hard-linked files: files on their own, and directories that hold many. */
+export interface LinkMounts {
+  files: string[];
+  dirs: Array<{ path: string; count: number }>;
+}
+
 /**
  * At most MAX_LINK_MOUNTS read-only mounts for `files`: while there are more, the deepest ones are
  * replaced by their directories (never a root itself unless nothing else is left).
  */
-export function collapseLinkMounts(
-  files: string[],
-  roots: string[],
-): { files: string[]; dirs: Array<{ path: string; count: number }> } {
+export function collapseLinkMounts(files: string[], roots: string[]): LinkMounts {
   if (files.length <= MAX_LINK_MOUNTS) return { files, dirs: [] };
   const isRoot = new Set(roots);
   // target path -> how many files it covers; the targets by depth, to collapse the deepest first
@@ -323,6 +329,30 @@ export function collapseLinkMounts(
     else result.files.push(target);
   }
   return result;
+}
+
+/**
+ * Whether a path of `sorted` is in `denied` or below a path of `readOnly`: looked up by binary
+ * search, per denied or read-only path (a handful) rather than per file (a thousand). Should `sorted`
+ * not be sorted, a path may be missed: its scan's collapse then covers it too (more read-only, safe).
+ */
+function someListed(sorted: string[], denied: Set<string>, readOnly: Set<string>): boolean {
+  const firstAtLeast = (value: string) => {
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (sorted[mid]! < value) low = mid + 1;
+      else high = mid;
+    }
+    return sorted[low];
+  };
+  for (const path of denied) if (firstAtLeast(path) === path) return true;
+  for (const path of readOnly) {
+    const below = path === "/" ? "/" : `${path}/`;
+    if (firstAtLeast(below)?.startsWith(below)) return true;
+  }
+  return false;
 }
 
 /** An absolute path's parent (`dirname` without its normalising, for paths already normal). */

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { hiddenCredentialPaths } from "./credentials.ts";
 import { DEFAULT_SECRET_ENV_PATTERNS } from "./env.ts";
 import { isInside } from "../tool/paths.ts";
-import { expandPath, resolveReal } from "./paths.ts";
+import { expandPath, listingResolveReal, resolveReal } from "./paths.ts";
 import { expandPresets } from "./presets.ts";
 import { MANDATORY_PROTECTED, type ProtectedEntry } from "./protected.ts";
 
@@ -89,9 +89,9 @@ export function buildSandboxProfile(
   const realPath = context.realPath ?? resolveReal;
   const presets = expandPresets(settings, home);
   const problems: string[] = [...presets.problems];
-  const resolveAll = (paths: string[] | undefined, what: string) =>
+  const resolveAll = (paths: string[] | undefined, what: string, resolver = realPath) =>
     (paths ?? []).flatMap((raw) => {
-      const real = realPath(expandPath(raw, { home, base: workspace }));
+      const real = resolver(expandPath(raw, { home, base: workspace }));
       if (real === null) problems.push(`${what} path ${raw}: symbolic-link loop or unresolvable`);
       return real === null ? [] : [real];
     });
@@ -102,7 +102,12 @@ export function buildSandboxProfile(
     writable.findIndex((q) => q === p) === i && !writable.some((q) => q !== p && isInside(p, q))
   );
   const hiddenCredentials = unique(
-    resolveAll(hiddenCredentialPaths(settings.allowRead ?? [], home), "credential location"),
+    resolveAll(
+      hiddenCredentialPaths(settings.allowRead ?? [], home),
+      "credential location",
+      // Over a hundred paths, most of them missing: their directories are listed instead.
+      context.realPath ?? listingResolveReal(),
+    ),
   );
   return {
     workspace: root,

@@ -15,6 +15,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { collapseLinkMounts, type LinkMounts } from "./mount-plan.ts";
 import { timingMark } from "./timing.ts";
 import { inodeKey, type RefreshOptions, refreshTree, type TreeIndex } from "./tree-index.ts";
 import { lstatSync } from "node:fs";
@@ -29,8 +30,15 @@ export interface TreeSource {
 }
 
 export interface ScanResult {
-  /** Files in writable roots hard-linked to something outside them. */
+  /** Files in writable roots hard-linked to something outside them, sorted. */
   linkedOutside: string[];
+  /**
+   * `collapseLinkMounts` of the `linkedOutside` files not in a `linkedOutsideDirs` directory, made
+   * by a change watcher with its scan (warm code, once per change; `withLinkMounts`): the plan takes
+   * it as is when none of `linkedOutside` is read-denied or under another read-only mount, instead
+   * of collapsing a thousand paths in each fresh `toolrt sandbox` process.
+   */
+  linkMounts?: LinkMounts;
   /**
    * The topmost directories below a root (never a root) holding at least one file, all of whose
    * files (at any depth) are in `linkedOutside`. Read-only as a whole, they cover those files: nothing
@@ -150,10 +158,11 @@ export function scanWritableRoots(
   for (const path of denyRead) {
     let st;
     try {
-      st = lstatSync(path);
+      st = lstatSync(path, { throwIfNoEntry: false }); // most are missing credential paths
     } catch {
-      continue; // a missing deny path has nothing to alias
+      // not reachable: as missing
     }
+    if (!st) continue; // a missing deny path has nothing to alias
     // A denied file with one link has no alias; only the multi-linked ones are looked for.
     if (st.isFile()) deniedInodes.add(inodeKey(st));
     if (!st.isDirectory()) continue;
@@ -181,6 +190,19 @@ export function scanWritableRoots(
     unreadable: unreadable.sort(),
     entries: trees.reduce((sum, t) => sum + t.dirs.length, 0),
   };
+}
+
+/** `scan` with its `linkMounts`, for the trees of `roots`. */
+export function withLinkMounts(scan: ScanResult, roots: string[]): ScanResult {
+  const dirs = new Set(scan.linkedOutsideDirs);
+  const inDir = (path: string) => {
+    for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) {
+      if (dirs.has(path.slice(0, at))) return true;
+    }
+    return false;
+  };
+  const files = dirs.size ? scan.linkedOutside.filter((path) => !inDir(path)) : scan.linkedOutside;
+  return { ...scan, linkMounts: collapseLinkMounts(files, roots) };
 }
 
 /** After a run: the `.git` entries of the roots as they are now (link counts are not looked at). */

@@ -41,7 +41,14 @@ import {
   Inotify,
   type InotifyLike,
 } from "./inotify.ts";
-import { scanGitEntries, type ScanResult, scanWritableRoots, TreeIndexes, type TreeSource } from "./scan.ts";
+import {
+  scanGitEntries,
+  type ScanResult,
+  scanWritableRoots,
+  TreeIndexes,
+  type TreeSource,
+  withLinkMounts,
+} from "./scan.ts";
 import type { IndexedDir, TreeIndex } from "./tree-index.ts";
 import { timingMark } from "./timing.ts";
 
@@ -135,7 +142,7 @@ export class TreeWatch implements TreeSource {
       timingMark("watch:unchanged");
       return { scan: this.cache.scan, revalidation: { mode: "events" }, generation: this.generation() };
     }
-    const scan = scanWritableRoots(roots, denyRead, this);
+    const scan = withLinkMounts(scanWritableRoots(roots, denyRead, this), roots);
     this.cache = this.broken ? null : { key, scan };
     const revalidation = this.end();
     return { scan, revalidation, ...(this.broken ? {} : { generation: this.generation() }) };

@@ -14,14 +14,13 @@
  * full in its own process, as without a watcher, and says so; after its run it starts one, which
  * reads the index that run saved and listens once it has watched every directory.
  */
-import { lstatSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { askResident, startResident } from "../hook/resident/client.ts";
-import { serveResident } from "../hook/resident/helper.ts";
+import { askResident, type PathStat, startResident } from "../hook/resident/client.ts";
 import { BUILD_HASH } from "../hook/resident/socket.ts";
 import { scanGitEntries, type ScanResult, scanWritableRoots, TreeIndexes } from "./scan.ts";
 import { timingMark } from "./timing.ts";
-import { type Revalidation, TreeWatch, type WatchedScan } from "./tree-watch.ts";
+import type { Revalidation, TreeWatch, WatchedScan } from "./tree-watch.ts";
 
 /** What a run asks of a scanner: the scan before it, the `.git` entries after it. */
 export interface TreeScanner {
@@ -177,6 +176,7 @@ export class WatchClient implements TreeScanner {
       `${JSON.stringify(request)}\n`,
       this.uid,
       REPLY_TIMEOUT_MS,
+      statFollowing,
     );
     timingMark("watch:asked");
     if ("reply" in outcome) {
@@ -190,6 +190,15 @@ export class WatchClient implements TreeScanner {
       ? `no change watcher runs for this workspace (one starts after a run that finds ${this.minDirs()} directories or more)`
       : "the change watcher's socket is not this user's alone, or it did not answer";
     return null;
+  }
+}
+
+/** `stat`, synchronous (node:fs is loaded here anyway); undefined for any failure. */
+function statFollowing(path: string): PathStat | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }
 
@@ -229,6 +238,11 @@ export async function runWatcher(specText: string | undefined): Promise<number> 
   const { sandboxDir, roots, denyRead } = spec;
   const socket = watchSocket(sandboxDir, roots, denyRead, process.getuid?.() ?? -1);
   if (!socket) return 0;
+  // Loaded here, not by every `toolrt sandbox` call that only asks (node:net alone costs ~1 ms).
+  const [{ serveResident }, { TreeWatch }] = await Promise.all([
+    import("../hook/resident/helper.ts"),
+    import("./tree-watch.ts"),
+  ]);
   const watch = new TreeWatch(sandboxDir, { drainEveryMs: DRAIN_EVERY_MS });
   watch.scan(roots, denyRead);
   if (watch.failure) {

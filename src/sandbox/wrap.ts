@@ -4,8 +4,7 @@
  * environment and extra descriptors, plus `cleanup`, which quarantines what the command left at
  * protected paths. The builders it calls (mount plan, bwrap args, SBPL) are pure.
  */
-import { chmodSync, closeSync, mkdirSync, realpathSync, writeSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { chmodSync, closeSync, mkdirSync, realpathSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
 import { detectSandbox, insideBwrap, type SandboxAvailability } from "./detect.ts";
@@ -24,7 +23,6 @@ import { sandboxUser, searchableBy, setprivPrefix } from "./run-as.ts";
 import { TreeIndexes } from "./scan.ts";
 import type { Revalidation } from "./tree-watch.ts";
 import { FullScanner, type TreeScanner } from "./watch-service.ts";
-import { killGroup, seatbeltCommand } from "./seatbelt.ts";
 import { seccompProgram } from "./seccomp.ts";
 import type { NetworkSession } from "./network.ts";
 import type { HostAsker } from "./proxy.ts";
@@ -136,10 +134,17 @@ export async function wrapCommand(
   };
   try {
     const runDir = makeRunDir();
-    cleanups.push(() => rm(runDir, { recursive: true, force: true }));
+    // On Linux a few small files ($TMPDIR is a tmpfs inside the sandbox): removed at once, without
+    // loading node:fs/promises. On macOS $TMPDIR is here, as full as the command left it.
+    cleanups.push(
+      availability.kind === "bwrap"
+        ? () => rmSync(runDir, { recursive: true, force: true })
+        : async () => await (await import("node:fs/promises")).rm(runDir, { recursive: true, force: true }),
+    );
     const tempDir = join(runDir, "tmp");
     mkdirSync(tempDir, { mode: 0o700 });
     const scrubbed = scrubEnv(options.env ?? process.env, profile.unsetEnvPatterns);
+    timingMark("wrap:env");
     const env = { ...scrubbed.env, TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir };
     // The proxy's modules load only for a run that has network at all.
     const network = profile.allowNet.length > 0 || options.askHost
@@ -151,6 +156,7 @@ export async function wrapCommand(
     }
     const base = { env, removedEnv: scrubbed.removed, network, cleanup, quarantined: [] as Quarantined[] };
     if (availability.kind === "sandbox-exec") {
+      const { killGroup, seatbeltCommand } = await import("./seatbelt.ts"); // macOS's modules, there only
       const command = seatbeltCommand(profile, argv, {
         sandboxExecPath: availability.sandboxExecPath,
         tempDir: realpathSync(tempDir),
@@ -319,6 +325,7 @@ async function linuxCommand(
     privateTmp: { path: tempDir, sizeBytes: profile.limits.maxTmpBytes },
   });
   const program = seccompProgram(availability.seccompArch);
+  timingMark("wrap:seccomp");
   return {
     ...base,
     argv: [

@@ -12,6 +12,10 @@ const REVIEWED: Record<string, string> = {
   "git commit --amend": "warning only: it rewrites the last commit",
   "git clean --interactive":
     "work-loss guard: it deletes the untracked files picked on its input, which a pipe can answer",
+  "git apply -R README.md":
+    "work-loss guard: a patch applied in reverse reverts the changes it names, uncommitted ones too",
+  "patch --input patch.diff --reverse":
+    "work-loss guard: a patch applied in reverse reverts the changes it names, uncommitted ones too",
   "git checkout-index --all -f --no-create":
     "work-loss guard: -f overwrites every checked-out file that has uncommitted changes (--no-create only skips missing ones)",
   'node -p "process.versions"':

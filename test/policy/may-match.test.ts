@@ -169,7 +169,6 @@ describe("an Edit deny rule holds against programs that write the files they are
     "perl -i -pe 's/a/b/' a.txt",
     `python3 -c 'open("a.txt","w").write("b")'`,
     "vim -es -c '%s/a/b/' -c wq a.txt",
-    "patch a.txt < fix.diff",
     // What an archive holds is named only inside it (GNU tar 1.34 and unzip 6.0 overwrote a.txt).
     "tar -xf x.tar",
     "unzip -o x.zip",
@@ -181,6 +180,13 @@ describe("an Edit deny rule holds against programs that write the files they are
     // Without the rule only an extraction is held: it may overwrite a file the defaults ask about.
     const unruled = await sandboxedDecision(box, command);
     expect(unruled.decision).toBe(/^(tar|unzip) /.test(command) ? "ask" : "allow");
+  });
+
+  test("patch's original file is the file it writes: the deny rule meets it", async () => {
+    const box = sandbox();
+    const decision = await sandboxedDecision(box, "patch a.txt < fix.diff", { deny: ["Edit(./a.txt)"] });
+    expect(decision.decision, decision.reason).toBe("deny");
+    expect((await sandboxedDecision(box, "patch a.txt < fix.diff")).decision).toBe("allow");
   });
 
   test("a redirection's braces are expanded as bash does (real bash wrote a.txt for > {a.txt,})", async () => {

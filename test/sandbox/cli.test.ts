@@ -157,6 +157,8 @@ describe("the compiled binary's sandbox entry reads plain lines without commande
     ],
     ["sandbox", "--workspace", "/one", "--workspace", "/two", "--", "a", "--workspace", "--"],
     ["sandbox", "--allow-localhost", "--print-profile", "macos", "--", "a"],
+    ["sandbox", "--max-memory=512M", "--mask-program", "curl=why", "--mask-program=wget", "--", "a", "-b"],
+    ["sandbox", "--allow-write=-odd path", "--deny-read=--x", "--", "a"],
   ];
   test.each(lines)("%j: the same options and command as commander", (...argv) => {
     expect(fastSandboxArgs(argv)).toEqual(viaCommander(argv));
@@ -170,6 +172,10 @@ describe("the compiled binary's sandbox entry reads plain lines without commande
         ["sandbox", "--workspace", "--", "true"],
         ["sandbox", "--"],
         ["sandbox", "--typo", "--", "true"],
+        ["sandbox", "-w", "/x", "--", "true"],
+        ["sandbox", "--allow-localhost=yes", "--", "true"],
+        ["sandbox", "--workspace", "--deny-read", "/x", "--", "true"],
+        ["sandbox", "stray", "--", "true"],
         ["tools"],
       ]
     ) {

@@ -9,7 +9,7 @@ import {
 } from "../../src/sandbox/mount-plan.ts";
 import type { EntryKind } from "../../src/sandbox/paths.ts";
 import type { SandboxProfile } from "../../src/sandbox/profile.ts";
-import type { ScanResult } from "../../src/sandbox/scan.ts";
+import { type ScanResult, withLinkMounts } from "../../src/sandbox/scan.ts";
 import { testProfile } from "./fixtures.ts";
 
 const WS = "/w/my repo";
@@ -32,7 +32,7 @@ function disk(entries: Record<string, EntryKind>): FsView {
   return { kind: (path) => entries[path] ?? "missing" };
 }
 
-const gitRepo = disk({
+const gitRepoEntries: Record<string, EntryKind> = {
   [WS]: "dir",
   [`${WS}/.git`]: "dir",
   [`${WS}/.git/hooks`]: "dir",
@@ -40,7 +40,8 @@ const gitRepo = disk({
   [`${WS}/.bashrc`]: "file",
   [`${WS}/.claude`]: "dir",
   [`${WS}/.claude/settings.json`]: "file",
-});
+};
+const gitRepo = disk(gitRepoEntries);
 
 const find = (mounts: MountOp[], path: string) => mounts.filter((m) => m.path === path).map((m) => m.op);
 
@@ -157,6 +158,53 @@ describe("planMounts", () => {
     expect(find(covered.mounts, `${WS}/vendor/x.js`)).toEqual([]); // covered by vendor's own mount
     expect(find(covered.mounts, `${WS}/one`)).toEqual(["ro-bind"]);
     expect(find(planMounts(profile(), fs, scan, TMP).mounts, `${WS}/vendor/x.js`)).toEqual(["ro-bind"]);
+  });
+  describe("a watcher's link mounts, made with its scan", () => {
+    const objects = Array.from({ length: 300 }, (_, i) => {
+      const hex = i.toString(16).padStart(4, "0");
+      return `${WS}/.git/objects/${hex.slice(0, 2)}/${hex.slice(2)}`;
+    });
+    const linked = (...more: string[]) => [...objects, ...more].sort();
+    const scans: Array<[string, ScanResult, Partial<SandboxProfile>]> = [
+      ["objects only", { ...noScan, linkedOutside: linked() }, {}],
+      ["one under a protected mount", { ...noScan, linkedOutside: linked(`${WS}/.git/hooks/x`) }, {}],
+      [
+        "one masked as a read-denied file's alias",
+        { ...noScan, linkedOutside: linked(`${WS}/key-copy`), aliasesOfDenied: [`${WS}/key-copy`] },
+        {},
+      ],
+      [
+        "some in a directory all linked",
+        { ...noScan, linkedOutside: linked(`${WS}/nm/pkg/a.js`), linkedOutsideDirs: [`${WS}/nm/pkg`] },
+        {},
+      ],
+      ["some under denyWrite", { ...noScan, linkedOutside: linked(`${WS}/vendor/x.js`) }, {
+        denyWrite: [`${WS}/vendor`],
+      }],
+    ];
+    test.each(scans)("%s: the same plan as collapsing in the plan", (_, scan, over) => {
+      const fs = disk({ ...gitRepoEntries, [`${WS}/vendor`]: "dir" });
+      expect(planMounts(profile(over), fs, withLinkMounts(scan, [WS]), TMP)).toEqual(
+        planMounts(profile(over), fs, { ...scan }, TMP),
+      );
+    });
+    test("taken as is when nothing else covers those files; not when a mount does", () => {
+      const given = { files: [`${WS}/given`], dirs: [] };
+      const plain = planMounts(
+        profile(),
+        gitRepo,
+        { ...noScan, linkedOutside: linked(), linkMounts: given },
+        TMP,
+      );
+      expect(find(plain.mounts, `${WS}/given`)).toEqual(["ro-bind"]);
+      const covered = planMounts(profile(), gitRepo, {
+        ...noScan,
+        linkedOutside: linked(`${WS}/.git/hooks/x`),
+        linkMounts: given,
+      }, TMP);
+      expect(find(covered.mounts, `${WS}/given`)).toEqual([]);
+      expect(find(covered.mounts, `${WS}/.git/objects/00`)).toEqual(["ro-bind"]);
+    });
   });
   test("a budget's worth of linked files keeps a mount each", () => {
     const files = Array.from({ length: MAX_LINK_MOUNTS }, (_, i) => `${WS}/d${i % 3}/f${i}`);

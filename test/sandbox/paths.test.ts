@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { entryKind, expandPath, resolveReal } from "../../src/sandbox/paths.ts";
+import { entryKind, expandPath, listingResolveReal, resolveReal } from "../../src/sandbox/paths.ts";
 import { isInside as isWithin } from "../../src/tool/paths.ts";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-paths-")));
@@ -41,6 +41,30 @@ describe("resolveReal", () => {
   test("folds .. before resolving", () =>
     expect(resolveReal(join(dir, "link", "..", "link"))).toBe(join(dir, "real dir")));
   test("a loop is null, not a hang", () => expect(resolveReal(join(dir, "loop-a", "x"))).toBeNull());
+  test("listingResolveReal: the same answers, one resolver for all in a row", () => {
+    mkdirSync(join(dir, "nowhere"));
+    symlinkSync(join(dir, "link", "later"), join(dir, "real dir", "to-later"));
+    symlinkSync(join(dir, "dangling", "y"), join(dir, "via-dangling"));
+    const paths = [
+      "link/f",
+      "link/new/file",
+      "link/f/under-a-file",
+      "dangling/x",
+      "dangling/x/y/z",
+      "via-dangling/w",
+      "real dir/to-later/x",
+      "nowhere",
+      "nowhere/absent/deeper",
+      "absent",
+      "absent/deeper",
+      "loop-a/x",
+      "loop-b",
+      "link/../link",
+    ].map((p) => join(dir, p));
+    const listing = listingResolveReal();
+    for (const path of [...paths, ...paths]) expect([path, listing(path)]).toEqual([path, resolveReal(path)]);
+    expect(listing(join(dir, "via-dangling", "w"))).toBe(join(dir, "nowhere", "deeper", "y", "w"));
+  });
   test("entryKind does not follow the last link", () => {
     expect(entryKind(join(dir, "link"))).toBe("symlink");
     expect(entryKind(join(dir, "real dir"))).toBe("dir");

@@ -5169,6 +5169,193 @@ export const GIT_OPTIONS: Readonly<Record<string, readonly GeneratedOption[]>> =
       "arg": "required",
     },
   ],
+  "apply": [
+    {
+      "names": [
+        "--exclude",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--include",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-p",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--no-add",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--stat",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--numstat",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--summary",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--check",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--index",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-N",
+        "--intent-to-add",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--cached",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--unsafe-paths",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--apply",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-3",
+        "--3way",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--build-fake-ancestor",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "-z",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-C",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--whitespace",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--ignore-space-change",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--ignore-whitespace",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-R",
+        "--reverse",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--unidiff-zero",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--reject",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--allow-overlap",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-v",
+        "--verbose",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "-q",
+        "--quiet",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--inaccurate-eof",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--recount",
+      ],
+      "arg": "none",
+    },
+    {
+      "names": [
+        "--directory",
+      ],
+      "arg": "required",
+    },
+    {
+      "names": [
+        "--allow-empty",
+      ],
+      "arg": "none",
+    },
+  ],
   "reflog": [],
   "gc": [
     {

@@ -474,6 +474,13 @@ const SUBCOMMANDS: Record<string, CommandSpec> = {
   },
   revert: changes("revert commits", "revert"),
   am: changes("apply patches from a mailbox", "am"),
+  // The patch files named are read; the files it writes are named in them (`patch-apply.ts`).
+  apply: {
+    ...changes("apply a patch to files and/or to the index", "apply", {
+      "--build-fake-ancestor": write("writes a temporary index to this file"),
+    }),
+    operands: [{ role: "read", optional: true, repeat: true }],
+  },
   reset: changes("reset HEAD, the index or the working tree", "reset"),
   checkout: changes("switch branches or restore working tree files", "checkout"),
   restore: changes("restore working tree files", "restore"),

@@ -41,13 +41,14 @@ export async function askResident(
   line: string,
   uid: number,
   timeoutMs: number,
+  stat: (path: string) => PathStat | undefined | Promise<PathStat | undefined> = statOf,
 ): Promise<{ reply: string } | { start: boolean }> {
-  const dir = await statOf(socket.slice(0, socket.lastIndexOf("/")));
+  const dir = await stat(socket.slice(0, socket.lastIndexOf("/")));
   if (!dir) return { start: true };
   if (!dir.isDirectory() || dir.uid !== uid || (dir.mode & 0o022) !== 0) return { start: false };
-  const stat = await statOf(socket);
-  if (!stat) return { start: true };
-  if (!stat.isSocket() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return { start: false };
+  const found = await stat(socket);
+  if (!found) return { start: true };
+  if (!found.isSocket() || found.uid !== uid || (found.mode & 0o077) !== 0) return { start: false };
   type Outcome = { reply: string } | { start: boolean };
   const outcome = await new Promise<Outcome | "timeout">((resolve) => {
     const chunks: string[] = [];
@@ -122,7 +123,19 @@ export async function startResident(
   return true;
 }
 
-async function statOf(path: string) {
+/** What `askResident` reads of the socket and its directory (followed through links). */
+export interface PathStat {
+  isDirectory(): boolean;
+  isSocket(): boolean;
+  uid: number;
+  mode: number;
+}
+
+/**
+ * Bun's own stat, asynchronous: a hook process does not load node:fs for it. A caller that has
+ * node:fs loaded anyway passes a synchronous one (the first asynchronous call costs ~1 ms of CPU).
+ */
+async function statOf(path: string): Promise<PathStat | undefined> {
   try {
     return await Bun.file(path).stat();
   } catch {
