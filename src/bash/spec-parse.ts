@@ -289,7 +289,9 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
         return 1;
       }
       if (takesValue(option)) {
-        const rest = text.slice(j + 1);
+        // pflag and clap read `-f=VALUE` as VALUE; getopt would pass `=VALUE`. The tool reading the
+        // shorter path is the one that can reach further, so exact-style tools drop the `=`.
+        const rest = text.slice(j + (level.style === "exact" && text[j + 1] === "=" ? 2 : 1));
         return optionWithValue(option, `-${letter}`, rest === "" ? undefined : rest, i);
       }
       uses.push(flagUse(option, `-${letter}`));

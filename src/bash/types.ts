@@ -1,6 +1,7 @@
 /** What the Bash analyzer tells the rest of toolrt. Field names follow `toolrt analyze --json`. */
 import type { HistoryRead } from "./git-history.ts";
 import type { TreeRead } from "./recursion.ts";
+import type { PrintedConfig } from "./git-printed-config.ts";
 
 export type ParseOutcome = "simple" | "too-complex" | "parse-unavailable";
 
@@ -160,6 +161,8 @@ export interface RepositoryUse {
   reads?: HistoryRead;
   /** It may read objects a partial clone lacks (and so fetch them from its promisor remote). */
   objects?: boolean;
+  /** It prints values of git's configuration, where credentials are kept (`git remote -v`). */
+  config?: PrintedConfig;
 }
 
 export interface BashAnalysis {
