@@ -7,9 +7,9 @@
  *                                          catalog's servers, score the queries for the other half
  *   bun bench/search-learn.ts --folds      seen tools: four-fold over the development queries
  *
- * Training pairs: the synthetic requests of fixtures/search/train (requests-a.jsonl and
- * requests-a2.jsonl for the servers of half A, listed in servers-a.txt; requests-b.jsonl and
- * requests-b2.jsonl for the rest, half B; lines `{"q","kind","tool":"server/tool"}`, see the README
+ * Training pairs: the synthetic requests of fixtures/search/train (requests-a.jsonl, -a2 and -a3
+ * for the servers of half A, listed in servers-a.txt; requests-b.jsonl, -b2 and -b3 for the rest,
+ * half B; lines `{"q","kind","tool":"server/tool"}`, see the README
  * there) and the tuning and development query sets (typo and prefix
  * queries left out: a misspelling is not vocabulary). The held-out sets are never trained on;
  * `--heldout` adds their unseen-tool totals. Every figure compares the same search with and
@@ -50,9 +50,10 @@ function readRequests(file: string): TrainingPair[] {
   });
 }
 
+const ROUNDS = ["", "2", "3"];
 const requests = {
-  a: [...readRequests("requests-a.jsonl"), ...readRequests("requests-a2.jsonl")],
-  b: [...readRequests("requests-b.jsonl"), ...readRequests("requests-b2.jsonl")],
+  a: ROUNDS.flatMap((round) => readRequests(`requests-a${round}.jsonl`)),
+  b: ROUNDS.flatMap((round) => readRequests(`requests-b${round}.jsonl`)),
 };
 const devQueries = DEV_SETS.flatMap((set) => sets[set]);
 const pairsOf = (queries: readonly Query[]): TrainingPair[] =>

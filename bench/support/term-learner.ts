@@ -35,7 +35,11 @@ export interface LearnerOptions {
   minCount: number;
   /** Servers a (request term, tool term) pair must be seen on: one server's words are its own. */
   minServers: number;
-  /** Smallest probability kept. */
+  /**
+   * Smallest probability kept. 0.05 rather than 0.15 once the third round of synonym requests was
+   * in: four-fold recall@5 0.913 → 0.916 and MRR 0.785 → 0.796 (synonyms 0.835 → 0.866), unseen
+   * tools unchanged within a query (0.894 → 0.893).
+   */
   minProbability: number;
   /** Most tool terms kept per request term. */
   maxTerms: number;
@@ -54,7 +58,7 @@ export const LEARNER_OPTIONS: LearnerOptions = {
   nullWeight: 4,
   minCount: 2,
   minServers: 2,
-  minProbability: 0.15,
+  minProbability: 0.05,
   maxTerms: 6,
   maxTargetShare: 0.1,
 };

@@ -22,7 +22,8 @@ import { printedSecrets } from "./secret-output.ts";
 import { arithmeticOnUnknownValues, assignedCode, builtinAssignedCode } from "./shell-values.ts";
 import { specFor } from "./specs/index.ts";
 import { classify } from "./classify.ts";
-import type { Judged, RawCommand, WalkResult } from "./command.ts";
+import type { Judged, RawCommand, WalkResult, Word } from "./command.ts";
+import { printedConfig } from "./git-printed-config.ts";
 import { bashParserLoadError, loadBashParser, loadedBashParser } from "./parser.ts";
 import type { Access } from "./paths.ts";
 import { commandPrefix, suggestRules } from "./prefix.ts";
@@ -264,8 +265,10 @@ function readsObjects(call: ReturnType<typeof resolveGit>, reads: string | undef
 
 /** The repository each git command uses, seen from every directory it may run in. */
 function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
-  const uses = judged.filter((j) => j.name === "git").flatMap((j): RepositoryUse[] => {
+  const uses = judged.flatMap((j, index): RepositoryUse[] => {
+    if (j.name !== "git") return [];
     const call = resolveGit(j.args);
+    const config = printedConfig(call, index);
     const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
     const from = (path: string) => inDirs(path, where);
     // Not one of git's own commands: the configuration may make it an alias.
@@ -275,6 +278,7 @@ function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
       ...(sub !== undefined && !GIT_COMMANDS.has(sub) ? { alias: sub } : {}),
       ...(reads ? { reads } : {}),
       ...(readsObjects(call, reads) ? { objects: true } : {}),
+      ...(config ? { config } : {}),
     };
     if (call.gitDir !== undefined) {
       const gitDir = call.start === "." || /^[/~]/.test(call.gitDir)
@@ -504,7 +508,7 @@ function judgeInvocation(
   );
   // xargs hands the command words from its input: files nobody can name before it runs.
   if (inv.via === "xargs") operandPaths.push({ path: XARGS_INPUT, access: "read", runtime: true });
-  const paths: Access[] = [...operandPaths, ...redirectPaths];
+  const paths: Access[] = [...operandPaths, ...globListings(inv.words), ...redirectPaths];
   const hasUnsafeEnv = Object.entries(inv.env).some(([key, value]) => !isSafeAssignment(key, value));
   // A spec judges the words it knows bash evaluates; other builtins are judged here.
   const evaluated = specFor(name) ? [] : evaluationRisks(name, args);
@@ -561,6 +565,22 @@ function judgeInvocation(
   if (helpers.texts.length > 0) command.helpers = helpers.texts;
   if (helpers.remotes.length > 0) judged.remotes = helpers.remotes;
   return judged;
+}
+
+/**
+ * Bash expands an unquoted pattern by listing the folder before its first wildcard (`echo ~/.ssh/*`
+ * lists `~/.ssh`, `echo ../*` the parent, `echo link/*` wherever the link leads), whatever the
+ * command does with the names: each such folder is read. A pattern with no folder lists the one the
+ * command runs in.
+ */
+function globListings(words: readonly Word[]): Access[] {
+  return words.slice(1).flatMap((w): Access[] => {
+    if (!w.glob) return [];
+    const wildcard = w.text.search(/[*?[]/);
+    const slash = w.text.lastIndexOf("/", wildcard);
+    const dir = slash < 0 ? "." : slash === 0 ? "/" : w.text.slice(0, slash);
+    return [{ path: dir, access: "read" }];
+  });
 }
 
 /** `hash -p /usr/bin/curl c` makes a later `c x` run curl: as a function definition would. */

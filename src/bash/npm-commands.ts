@@ -76,6 +76,24 @@ const ALIASES: Readonly<Record<string, string>> = {
 
 const NAMES = [...COMMANDS, ...Object.keys(ALIASES)];
 
+/**
+ * Commands that do what another command does, as npm 11 runs them (`lib/commands/`): a rule about
+ * the other command holds for them too. `install-test` installs then runs the test script;
+ * `test`, `start`, `stop` and `restart` run the package script of that name as `npm run` does
+ * (`restart` runs stop, restart and start); `ci` and `update` install packages with their install
+ * scripts.
+ */
+export const NPM_PERFORMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  "install-test": [["install"], ["test"], ["run", "test"]],
+  "install-ci-test": [["ci"], ["install"], ["test"], ["run", "test"]],
+  ci: [["install"]],
+  update: [["install"]],
+  test: [["run", "test"]],
+  start: [["run", "start"]],
+  stop: [["run", "stop"]],
+  restart: [["run", "restart"], ["run", "stop"], ["run", "start"]],
+};
+
 /** The command npm runs for this word, or undefined when it names none (or several). */
 export function npmCommand(word: string): string | undefined {
   const exact = NAMES.includes(word) ? word : undefined;
@@ -87,7 +105,7 @@ export function npmCommand(word: string): string | undefined {
 /**
  * `npm ...` as the command it may run: every word that could be the command (the first one not an
  * option, or one after an option that may have taken the word before it as its value), named in
- * full. Empty for anything else.
+ * full, and as each command it performs (`npm it` is also `npm install`). Empty for anything else.
  */
 export function npmCommandTexts(words: readonly string[]): string[] {
   if (words[0] !== "npm") return [];
@@ -96,7 +114,11 @@ export function npmCommandTexts(words: readonly string[]): string[] {
     const word = words[i]!;
     if (word.startsWith("-")) continue;
     const command = npmCommand(word);
-    if (command !== undefined) texts.push(["npm", command, ...words.slice(i + 1)].join(" "));
+    if (command !== undefined) {
+      for (const performed of [[command], ...(NPM_PERFORMS[command] ?? [])]) {
+        texts.push(["npm", ...performed, ...words.slice(i + 1)].join(" "));
+      }
+    }
     // nopt may have taken this word as the value of an option before it; otherwise it is the command.
     if (!words[i - 1]!.startsWith("-") || words[i - 1]!.includes("=")) break;
   }

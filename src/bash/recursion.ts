@@ -53,7 +53,12 @@ const TREES: Record<string, TreeEntry> = {
   tree: { always: true, follow: ["-l"], contents: false },
   find: { always: true, follow: ["-L", "-follow"], contents: false },
   // `diff -rN dir empty` prints every file below dir as added lines; it follows links by default.
-  diff: { walk: ["-r", "--recursive"], follow: [], followUnless: ["--no-dereference"], contents: true },
+  // Without -r a directory operand is read too: `diff dA dB` compares each dA/NAME with dB/NAME and
+  // `diff dA f` compares dA/f, so any operand may be a tree (one level read is judged as all).
+  diff: { always: true, follow: [], followUnless: ["--no-dereference"], contents: true },
+  // `git diff --no-index dA dB` walks both trees, hidden files included; links are shown as their
+  // target's name, not followed.
+  "git diff": { walk: ["--no-index"], follow: [], contents: true },
   // Archivers and copiers put every file below a directory, contents and all, where it can be read
   // back under another name (`tar -cf - . | tar -xOf -` prints `.env`).
   tar: {

@@ -9,6 +9,7 @@
  * ```
  */
 import type { Judged, Word } from "./command.ts";
+import { meaningTexts } from "./command-meaning.ts";
 import { SHELLS } from "./wrappers.ts";
 
 /**
@@ -32,15 +33,15 @@ export function openWords(
 
 /**
  * `ruleText` and argv with the open words as `*`: words with a value known only at run time, the
- * `{}` that find fills with file names, and a tail for the arguments xargs reads from its input.
- * Undefined when every word is known.
+ * `{}` that find fills with file names, and a tail for the arguments xargs reads from its input;
+ * and what the command does so read (`meaningTexts`). Undefined when every word is known.
  */
 export function openTexts(
   j: Pick<Judged, "words" | "raw">,
   ruleWords: readonly string[],
   argv: readonly string[],
   via: string | undefined,
-): { ruleText: string; argv: string } | undefined {
+): { ruleText: string; argv: string; meanings: string[] } | undefined {
   const runtime = new Set([...j.words, ...j.raw.words].filter((w) => w.dynamic).map((w) => w.text));
   const filled = via?.startsWith("find -") ?? false;
   const appended = via === "xargs";
@@ -49,7 +50,10 @@ export function openTexts(
   }
   const isOpen = (word: string) => runtime.has(word) || (filled && word.includes("{}"));
   const tail = appended ? "*" : "";
-  return { ruleText: openWords(ruleWords, isOpen) + tail, argv: openWords(argv, isOpen) + tail };
+  // What it does with each open word as one `*` word (`npm --registry=x "$(cat f)"` is `npm *`).
+  const starred = ruleWords.map((w) => (isOpen(w) ? "*" : w));
+  const meanings = meaningTexts(appended ? [...starred, "*"] : starred);
+  return { ruleText: openWords(ruleWords, isOpen) + tail, argv: openWords(argv, isOpen) + tail, meanings };
 }
 
 /**

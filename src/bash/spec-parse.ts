@@ -35,6 +35,15 @@ export interface SpecVerdict {
   paths: Access[];
   /** Words permission rules match: all of them, or without the global options (`rulesSkipGlobals`). */
   ruleWords: string[];
+  /**
+   * The words from the subcommand on, the options before it left out (`kubectl -n x delete pod` is
+   * `kubectl delete pod`): what the command does, for deny and ask rules. Only for specs with subcommands.
+   */
+  commandWords?: string[];
+  /** Options the spec does not know or cannot tell apart (`--zz`, an ambiguous `--f`), as written. */
+  unreadOptions: string[];
+  /** A word where a subcommand goes that the spec does not know: the words after it were not read. */
+  unknownSubcommand?: string;
   /** The subcommands matched, outermost first (`["stash", "list"]`). */
   subcommands: string[];
   /**
@@ -172,8 +181,11 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
   /** Reasons no prefix rule may cover the command, found while reading the words. */
   const blocks: string[] = [];
   let globSubcommand: string | undefined;
+  let unknownSubcommand: string | undefined;
+  const unread: string[] = [];
   /** An unknown option where the spec says unknown options may run programs. */
-  const unknown = (why: string) => {
+  const unknown = (why: string, text: string) => {
+    unread.push(text);
     refuse(why);
     if (level.spec.unknownOptionsRun) blocks.push(`${why}; it may run another program`);
   };
@@ -238,11 +250,12 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
       const attached = eq === -1 ? undefined : text.slice(eq + 1);
       const match = style === "none" ? undefined : resolveLong(bare, table, style);
       if (match === undefined) {
-        unknown(`${label()}: unknown option ${text.slice(0, eq === -1 ? undefined : eq)}`);
+        unknown(`${label()}: unknown option ${text.slice(0, eq === -1 ? undefined : eq)}`, text);
         return 1;
       }
       if ("ambiguous" in match) {
         refuse(`${label()}: ${text} is ambiguous (${match.ambiguous.join(", ")})`);
+        unread.push(text);
         for (const long of match.ambiguous) {
           const negated = long.startsWith("--no-") && !table.long.has(long.slice(2));
           const option = table.long.get(long.slice(negated ? 5 : 2));
@@ -265,18 +278,20 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     }
     if (level.spec.numberOption && /^-\d+$/.test(text)) return 1;
     if (level.spec.cluster === false && text.length > 2) {
-      unknown(`${label()}: unknown option ${text}`);
+      unknown(`${label()}: unknown option ${text}`, text);
       return 1;
     }
     for (let j = 1; j < text.length; j++) {
       const letter = text[j]!;
       const option = table.short.get(letter);
       if (!option) {
-        unknown(`${label()}: unknown option -${letter}${text.length > 2 ? ` (in ${text})` : ""}`);
+        unknown(`${label()}: unknown option -${letter}${text.length > 2 ? ` (in ${text})` : ""}`, text);
         return 1;
       }
       if (takesValue(option)) {
-        const rest = text.slice(j + 1);
+        // pflag and clap read `-f=VALUE` as VALUE; getopt would pass `=VALUE`. The tool reading the
+        // shorter path is the one that can reach further, so exact-style tools drop the `=`.
+        const rest = text.slice(j + (level.style === "exact" && text[j + 1] === "=" ? 2 : 1));
         return optionWithValue(option, `-${letter}`, rest === "" ? undefined : rest, i);
       }
       uses.push(flagUse(option, `-${letter}`));
@@ -361,6 +376,7 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
         // Rules match from the subcommand whatever it is (`git -C . "$(cat f)" origin`).
         if (subcommands.length === 0) ruleStart = i;
         if (words[i]!.glob) globSubcommand = `${label()} ${text}`;
+        unknownSubcommand = text;
         if (
           level.spec.unknownOptionsRun && words.slice(i + 1).some((w) => w.glob && /^[-*?[]/.test(w.text))
         ) {
@@ -412,6 +428,9 @@ export function judgeWithSpec(name: string, spec: CommandSpec, words: readonly W
     secrets: [],
     paths: [],
     ruleWords: [name, ...(spec.rulesSkipGlobals ? texts.slice(ruleStart) : texts)],
+    ...(spec.subcommands ? { commandWords: [name, ...texts.slice(ruleStart)] } : {}),
+    unreadOptions: unread,
+    ...(unknownSubcommand !== undefined ? { unknownSubcommand } : {}),
     subcommands,
     options: read,
     operands: operands.map((w, k) => ({

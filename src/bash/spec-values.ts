@@ -45,6 +45,11 @@ const CHECKERS: Record<Check, Checker> = {
   "test-expression": testOperand,
   "kube-resource": kubeResource,
   "kube-raw": kubeRawPath,
+  "kube-output": kubeOutput,
+  "kube-filename": (name) =>
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(name)
+      ? { problem: "kubectl downloads the manifest at the URL it names" }
+      : {},
   "tar-archive": (text) =>
     // GNU tar reads `host:file` (a colon before any slash) through rsh, unless --force-local.
     /^[^/]*:/.test(text)
@@ -94,6 +99,17 @@ function kubeRawPath(uri: string): CheckResult {
   return path.toLowerCase().split("/").includes("secrets")
     ? { secret: "kubectl get --raw of the Secrets API prints their values" }
     : {};
+}
+
+/**
+ * kubectl's output formats that name a file (`go-template-file=F`, `templatefile=F`, `jsonpath-file=F`,
+ * `custom-columns-file=F`) read it and print it back as the template or the column header. The
+ * format name is matched without regard to case, as kubectl does.
+ */
+function kubeOutput(format: string): CheckResult {
+  const equals = format.indexOf("=");
+  if (equals < 0 || !/file$/i.test(format.slice(0, equals))) return {};
+  return { paths: [{ path: format.slice(equals + 1), access: "read" }] };
 }
 
 /**

@@ -67,6 +67,8 @@ export type Check =
   | "secret-name"
   | "kube-resource"
   | "kube-raw"
+  | "kube-output"
+  | "kube-filename"
   | "tar-archive"
   | "date-string";
 

@@ -1,6 +1,7 @@
 /** What the Bash analyzer tells the rest of toolrt. Field names follow `toolrt analyze --json`. */
 import type { HistoryRead } from "./git-history.ts";
 import type { TreeRead } from "./recursion.ts";
+import type { PrintedConfig } from "./git-printed-config.ts";
 
 export type ParseOutcome = "simple" | "too-complex" | "parse-unavailable";
 
@@ -44,7 +45,7 @@ export interface SimpleCommand {
    * command runs (`$x`, `$(cmd)`, what xargs appends) were `*`, any words or none; set only when
    * there is such a word. Deny and ask rules that could match this may match what really runs.
    */
-  open?: { ruleText: string; argv: string };
+  open?: { ruleText: string; argv: string; meanings?: string[] };
   /**
    * The literal text fed to its standard input (a here-document, a here-string, `echo ... |`),
    * when it is not read-only: a program that reads commands there (`ed`, `vim -es`) may run them.
@@ -160,6 +161,8 @@ export interface RepositoryUse {
   reads?: HistoryRead;
   /** It may read objects a partial clone lacks (and so fetch them from its promisor remote). */
   objects?: boolean;
+  /** It prints values of git's configuration, where credentials are kept (`git remote -v`). */
+  config?: PrintedConfig;
 }
 
 export interface BashAnalysis {

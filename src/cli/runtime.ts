@@ -18,6 +18,7 @@ import { getAllBaseTools } from "../pool/base-tools.ts";
 import { isDeferredIn } from "../pool/assemble.ts";
 import { ToolPool } from "../pool/tool-pool.ts";
 import { rulesPolicy } from "../exec/rules-policy.ts";
+import { readRuleFor } from "../policy/read-guard.ts";
 import { createSession, type RuntimeSession } from "../exec/session.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import { pluginMcpServers } from "../plugins/contributions.ts";
@@ -164,6 +165,7 @@ export async function openRuntime(globals: GlobalOptions, options: RuntimeOption
         unavailable: (name) => mcp.unavailableReason(name),
         pool,
         policy: (request) => rulesPolicy(rules, denials, sandbox.placeOf)(request),
+        readGuard: (path, ctx) => readRuleFor(rules, path, ctx),
         analyze: analyzeShellCommand,
         hooks: loaded.policy.hooks(),
         pluginHooks: plugins.hooks(),

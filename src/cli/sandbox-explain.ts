@@ -3,13 +3,17 @@
  * protection it cannot give as asked, with what the user can do. Reads the disk as a run would
  * (the same plan), runs nothing.
  */
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DevNodesError, devNodesForRun } from "../sandbox/dev-nodes.ts";
 import { planOnDisk, sandboxStateDir } from "../sandbox/linux-plan.ts";
 import type { SandboxProfile } from "../sandbox/profile.ts";
 import type { Revalidation } from "../sandbox/tree-watch.ts";
 import { WatchClient } from "../sandbox/watch-service.ts";
 import { addStubs, planProgramMasks, type ProgramMask } from "../sandbox/program-masks.ts";
+import { makeRunDir } from "../sandbox/run-dir.ts";
+import { sandboxUser } from "../sandbox/run-as.ts";
 import { isInside } from "../tool/paths.ts";
 
 /** Prints the explanation; 0, or 2 when the sandbox would refuse this profile. */
@@ -54,11 +58,46 @@ export async function explainSandbox(
     ...stubs.map((m) => `  ${m.path} (${m.why})`),
     ...programs.notices.map((n) => `  ${n}`),
   ];
+  const refusals = [...plan.refusals];
+  const devices = await deviceNodes(profile);
+  if ("refusal" in devices) refusals.push(devices.refusal);
+  else out.push(devices.line);
   if (plan.notices.length === 0) out.push("every protection is given as asked");
   for (const n of plan.notices) out.push(`not as asked [${n.id}]: ${n.message}`, `  what to do: ${n.remedy}`);
-  for (const r of plan.refusals) out.push(`refused: ${r}`);
+  for (const r of refusals) out.push(`refused: ${r}`);
   process.stdout.write(`${out.join("\n")}\n`);
-  return plan.refusals.length ? 2 : 0;
+  return refusals.length ? 2 : 0;
+}
+
+/** Whose /dev/null the command gets; as the host's uid 0, whether private nodes can be made here (tried). */
+async function deviceNodes(profile: SandboxProfile): Promise<{ line: string } | { refusal: string }> {
+  if (process.getuid?.() !== 0 || sandboxUser(profile) !== null) {
+    return {
+      line:
+        "device nodes: the host's /dev/null, zero, full, random, urandom, tty (the command does not own them)",
+    };
+  }
+  const cleanups: Array<() => void | Promise<void>> = [];
+  const runDir = makeRunDir();
+  try {
+    const { place } = devNodesForRun(runDir, sandboxStateDir(), cleanups);
+    if (place === "none") {
+      return {
+        line:
+          "device nodes: the host's; the command runs as uid 0 but they belong to another uid here (as in a rootless container)",
+      };
+    }
+    return {
+      line: "device nodes: the command runs as the host's uid 0, so /dev/null, zero, full, random, urandom " +
+        `and tty are private nodes made for each run, in the ${place} (a chmod inside leaves the host's alone)`,
+    };
+  } catch (error) {
+    if (error instanceof DevNodesError) return { refusal: error.message };
+    throw error;
+  } finally {
+    for (const fn of cleanups.reverse()) await fn();
+    rmSync(runDir, { recursive: true, force: true });
+  }
 }
 
 function revalidationLine(r: Revalidation): string {

@@ -47,6 +47,8 @@ export interface SessionOptions {
   agent?: ToolContext["agent"];
   /** Session state to start from (a named session's files read and todos). */
   state?: ToolContext["session"];
+  /** The Read rule that keeps a file from being shown without a person (see `ToolContext.readGuard`). */
+  readGuard?: (path: string, ctx: ToolContext) => string | undefined;
   /** Called by `close()`: stop MCP clients, language servers, background tasks. */
   onClose?: () => Promise<void>;
 }
@@ -73,6 +75,8 @@ export function createSession(options: SessionOptions): RuntimeSession {
     agent: options.agent,
     session: options.state,
   });
+  const guard = options.readGuard;
+  if (guard) context = { ...context, readGuard: (path) => guard(path, context) };
   const deps = {
     pool: options.pool,
     policy: options.policy,

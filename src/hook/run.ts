@@ -17,6 +17,8 @@ import { commandPlaces, type ExecutionPlace } from "../exec/processes/sandbox-co
 import { DEFAULT_SANDBOX_POLICY } from "../policy/sandbox-policy.ts";
 import { selfCommand } from "./command.ts";
 import { sandboxedCommand } from "./sandboxed-command.ts";
+import { hostGrepDecision } from "./host-grep.ts";
+import { sessionRoot } from "./session-root.ts";
 import { startOf } from "./start-dir.ts";
 import { masksForLine, namedPrograms, programMasks } from "../policy/program-rules.ts";
 import type { HookEvent, HookInvocation, MappedCall, PostToolEvent, PreToolEvent, Verdict } from "./types.ts";
@@ -62,7 +64,7 @@ export async function runHook(
     return "";
   }
   const sandbox = invocation.sandbox && protocol.replacesInput;
-  const judgedIn = globalsFor(event, globals, projectDirOf(protocol.projectDirVariable, deps.env));
+  const judgedIn = globalsFor(event, globals, projectDirOf(protocol.projectDirVariable, deps.env), host);
   const { verdict, deciding, policy } = await judge(event, judgedIn, deps, sandbox);
   const { decision: _, ...decided } = deciding ? decisionFields(deciding) : {};
   record(deps, {
@@ -176,6 +178,14 @@ async function decideCall(
   deps: HookDeps,
   placeOf?: (command: string) => ExecutionPlace,
 ) {
+  if (call.tool === "Grep") {
+    return hostGrepDecision(
+      await checkCall(call.tool, call.input, policy, globals, {}),
+      call.input,
+      policy,
+      globals,
+    );
+  }
   if (call.tool !== "Bash") return checkCall(call.tool, call.input, policy, globals, {});
   const analysis = await deps.analyzeBash((call.input as { command: string }).command);
   return checkCall(call.tool, call.input, policy, globals, { analyzeBash: () => analysis }, placeOf);
@@ -228,12 +238,20 @@ async function sandboxedVerdict(
 
 /**
  * Hook mode reads Claude Code's permission rules too. The workspace is the root the host names
- * (Cursor's `workspace_roots`, Claude Code's `CLAUDE_PROJECT_DIR`), else the event's cwd; shell
- * commands start in the event's cwd.
+ * (Cursor's `workspace_roots`, Claude Code's `CLAUDE_PROJECT_DIR`), else the cwd of the session's
+ * first event (a host that keeps the shell's cwd moves the event's cwd with every `cd`), else the
+ * event's cwd; shell commands start in the event's cwd.
  */
-function globalsFor(event: PreToolEvent, globals: GlobalOptions, projectDir?: string): GlobalOptions {
+function globalsFor(
+  event: PreToolEvent,
+  globals: GlobalOptions,
+  projectDir: string | undefined,
+  host: string,
+): GlobalOptions {
   const cwd = event.cwd?.startsWith("/") ? event.cwd : globals.cwd;
-  const root = [event.root, projectDir].find((dir) => dir?.startsWith("/")) ?? cwd;
+  const named = [event.root, projectDir].find((dir) => dir?.startsWith("/"));
+  const root = named ??
+    (event.sessionId ? sessionRoot(globals.stateDir, host, event.sessionId, cwd) : cwd);
   const mode = event.mode && WIDENING_MODES.has(event.mode)
     ? event.mode as GlobalOptions["mode"]
     : globals.mode;

@@ -3,6 +3,7 @@
  * characters including spaces; a trailing ` *` is a word boundary whose tail is optional
  * (`ls *` matches `ls` and `ls -la`, not `lsof`); the legacy `prefix:*` means `prefix *`.
  */
+import type { OptionRule } from "../bash/command-meaning.ts";
 import { wildcardSource } from "./wildcard.ts";
 
 export interface CommandPattern {
@@ -11,6 +12,8 @@ export interface CommandPattern {
   globs: string[];
   /** A pattern with a wildcard: such allow rules never cover commands marked `noAutoAllow`. */
   isPrefix: boolean;
+  /** Bash rules of plain words holding options: deny and ask read them through the spec (`command-meaning.ts`). */
+  optionRule?: OptionRule;
 }
 
 export function compileCommandPattern(specifier: string): CommandPattern {

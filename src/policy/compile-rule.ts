@@ -3,6 +3,7 @@
  * means: a Bash command pattern, a path glob, a WebFetch domain, an agent type, a skill name, or a
  * parameter rule (`Tool(field:value)`).
  */
+import { optionRuleOf } from "../bash/command-meaning.ts";
 import { type CommandPattern, compileCommandPattern } from "./command-pattern.ts";
 import type { Condition } from "./logic.ts";
 import { anchorPathPattern, compileGlob, type PathAnchors } from "./path-glob.ts";
@@ -87,7 +88,7 @@ export function compileRule(raw: string, origin: RuleOrigin): CompiledRule {
   }
   switch (toolName) {
     case "Bash":
-      return { ...base, scope: "command", ...exact, command: compileCommandPattern(specifier) };
+      return { ...base, scope: "command", ...exact, command: bashPattern(specifier) };
     case "Read":
     case "Edit": {
       const glob = anchorPathPattern(specifier.trim(), origin.anchors, origin.effect);
@@ -108,6 +109,12 @@ export function compileRule(raw: string, origin: RuleOrigin): CompiledRule {
     default:
       throw new RuleSkipped(`${toolName} takes no specifier except parameter rules (field:value)`);
   }
+}
+
+function bashPattern(specifier: string): CommandPattern {
+  const pattern = compileCommandPattern(specifier);
+  const optionRule = optionRuleOf(specifier);
+  return optionRule ? { ...pattern, optionRule } : pattern;
 }
 
 /** The directory part of a glob before its first wildcard (`/w/src` for `/w/src/**`). */

@@ -2,8 +2,7 @@
  * The decision: one pure, synchronous function for every caller. deny > ask > allow across all
  * sources; then the mode and the tool's own answer. Every decision says what made it.
  */
-import { npmCommandTexts } from "../bash/npm-commands.ts";
-import { gitCommandTexts } from "../bash/git.ts";
+import { commandForms, optionRuleMeets } from "../bash/command-meaning.ts";
 import type { CompiledRule } from "./compile-rule.ts";
 import { stripAssignments } from "./command-pattern.ts";
 import { type CallFacts, factsOf } from "./facts.ts";
@@ -12,6 +11,7 @@ import { posix } from "node:path";
 import { isInside } from "../tool/paths.ts";
 import type { Policy } from "./policy.ts";
 import { ruleThatMayMatch } from "./may-match.ts";
+import { runsWrittenFile } from "./written-code.ts";
 import { containment } from "./sandbox-allow.ts";
 import type {
   Decision,
@@ -41,10 +41,12 @@ export interface CommandTarget {
    * it runs (`ssh h git-upload-pack 'x'` for `git ls-remote h:x`): deny and ask rules match these too.
    */
   canonicalTexts?: string[];
+  /** Its words in each reading of `commandForms`, for deny and ask rules with options. */
+  forms?: string[][];
   /** The wrapper it was taken out of (`xargs`, `find -exec`), when there is one. */
   via?: string;
   /** `text` and the argv with each word known only at run time as `*` (see `SimpleCommand.open`). */
-  open?: { ruleText: string; argv: string };
+  open?: { ruleText: string; argv: string; meanings?: string[] };
   argv: string[];
   /** Values of the command's assignments (`GIT_SSH_COMMAND='curl x'` names a program). */
   envValues?: string[];
@@ -168,6 +170,8 @@ export function decide(request: DecisionRequest, policy: Policy): Decision {
     result.overridden = allows.map((h) => h.rule.meta);
     return hardAsk(hitReason(asks[0]!, allows), asks);
   }
+  const unsure = unsureRule(request, policy, commands);
+  if (unsure) return hardAsk(unsure.why, [unsure.hit]);
   if (request.requiresUserInteraction) return hardAsk(`${request.tool} needs a person to answer it`);
   const writes = request.paths.filter((p) => p.access === "write");
   const protectedWrite = writes.find((p) =>
@@ -367,11 +371,7 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
       ...(c.loadsCode !== undefined ? { loadsCode: c.loadsCode } : {}),
       ...(c.via ? { viaText: `${c.via} ${c.argv.join(" ")}`, via: c.via } : {}),
       ...(c.open ? { open: c.open } : {}),
-      canonicalTexts: [
-        ...npmCommandTexts(stripAssignments(c.ruleText).split(" ")),
-        ...gitCommandTexts(stripAssignments(c.ruleText).split(" ")),
-        ...(c.helpers ?? []),
-      ],
+      ...readings(stripAssignments(c.ruleText), c.helpers ?? []),
       argv: c.argv,
       hasUnsafeEnv: c.hasUnsafeEnv,
       noAutoAllow: c.noAutoAllow,
@@ -394,6 +394,15 @@ function commandTargets(request: DecisionRequest): CommandTarget[] {
     secrets: [],
     workLoss: [],
   }];
+}
+
+/**
+ * The command's readings as what it does (`commandForms`): their words, and their texts but its
+ * own, with the helper commands it runs (`helpers`).
+ */
+function readings(text: string, helpers: readonly string[]): Pick<CommandTarget, "canonicalTexts" | "forms"> {
+  const forms = commandForms(text.split(" "));
+  return { canonicalTexts: [...new Set([...forms.slice(1).map((f) => f.join(" ")), ...helpers])], forms };
 }
 
 /** The Bash command string of a request (input `{command}`, or a bare string from `toolrt check`). */
@@ -467,6 +476,36 @@ function historyHits(request: DecisionRequest, policy: Policy, facts: CallFacts)
 
 const NONE: ReadonlySet<number> = new Set();
 
+/**
+ * A deny or ask rule that may hold for a command though its text does not show it: the rule names
+ * options, and the command's options cannot be read (a program without a spec, an unknown or
+ * ambiguous option); or the line runs code from a file it writes (`written-code.ts`), which no
+ * rule can see. Asking fails closed; allow rules are never read this way.
+ */
+function unsureRule(
+  request: DecisionRequest,
+  policy: Policy,
+  commands: readonly CommandTarget[],
+): { hit: Hit; why: string } | undefined {
+  if (request.tool !== "Bash") return undefined;
+  for (const rule of policy.rulesFor(request.tool)) {
+    const optionRule = rule.command?.optionRule;
+    if (rule.meta.effect === "allow" || !optionRule) continue;
+    const at = commands.findIndex((c) => c.forms && optionRuleMeets(optionRule, c.forms) === "unsure");
+    if (at === -1) continue;
+    const why = `${
+      commands[at]!.text
+    }: its options cannot be read to tell whether ${rule.meta.rule} (${rule.meta.effect}, ${rule.meta.source}) holds for it`;
+    return { hit: { rule, whole: false, commands: new Set([at]), paths: NONE }, why };
+  }
+  const rule = policy.rulesFor(request.tool).find((r) => r.meta.effect !== "allow" && r.command);
+  const written = rule ? runsWrittenFile(request, commands) : undefined;
+  if (!rule || !written) return undefined;
+  const why =
+    `${written}: what that file runs cannot be matched against ${rule.meta.rule} (${rule.meta.effect}, ${rule.meta.source})`;
+  return { hit: { rule, whole: false, commands: NONE, paths: NONE }, why };
+}
+
 function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
   if (!rule.command) return true;
   if (rule.meta.effect !== "allow") {
@@ -474,7 +513,9 @@ function commandMatches(rule: CompiledRule, command: CommandTarget): boolean {
     const { regex } = rule.command;
     return regex.test(command.bareText) || regex.test(command.text) || regex.test(command.wrappedText) ||
       (command.viaText !== undefined && regex.test(command.viaText)) ||
-      (command.canonicalTexts ?? []).some((text) => regex.test(text));
+      (command.canonicalTexts ?? []).some((text) => regex.test(text)) ||
+      (rule.command.optionRule !== undefined && command.forms !== undefined &&
+        optionRuleMeets(rule.command.optionRule, command.forms) === "meets");
   }
   if (command.hasUnsafeEnv) return false;
   if (command.noAutoAllow.length > 0) {

@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { lstatSync } from "node:fs";
 import { urlHelper } from "../bash/helper-programs.ts";
 import type { BashAnalysis } from "../bash/types.ts";
+import { type ConfigEntry, credentialIn, gitConfigList } from "./git-credentials.ts";
 
 export interface GitFactsDeps {
   /** A path as the command would reach it, absolute; undefined when it cannot be known. */
@@ -19,6 +20,8 @@ export interface GitFactsDeps {
    * set; throws when git cannot tell.
    */
   alias?: (dir: string, name: string) => string | null;
+  /** git's configuration as `git config --list` in `dir` prints it (with `scope`, e.g. `--file F`); throws when git cannot tell. */
+  config?: (dir: string, gitDir: boolean, scope: readonly string[]) => ConfigEntry[];
   /**
    * The URLs git in `dir` uses for a remote by name (undefined: the default remote; `*`: every
    * remote), `url.*.insteadOf` applied; empty when git cannot tell.
@@ -35,18 +38,26 @@ export function withGitFacts(bash: BashAnalysis, deps: GitFactsDeps): BashAnalys
     })
   );
   const aliases = aliasReasons(bash, deps);
+  const printed = printedSecrets(bash, deps);
   const helpers = remoteHelpers(bash, deps);
-  if (confirmed.length === 0 && aliases.length === 0 && helpers.size === 0) return bash;
+  if (confirmed.length === 0 && aliases.length === 0 && printed.length === 0 && helpers.size === 0) {
+    return bash;
+  }
   const commands = bash.commands.map((c, i) => {
     const ids = confirmed.filter((w) => w.index === i).map((w) => w.id);
+    const secrets = printed.filter((p) => p.index === i).map((p) => p.why);
     const found = helpers.get(i);
     const withHelpers = found ? { ...c, helpers: [...new Set([...(c.helpers ?? []), ...found])] } : c;
-    return ids.length === 0
+    const lost = ids.length === 0
       ? withHelpers
       : { ...withHelpers, workLoss: [...new Set([...(c.workLoss ?? []), ...ids])] };
+    return secrets.length === 0
+      ? lost
+      : { ...lost, readOnly: false, secrets: [...new Set([...(c.secrets ?? []), ...secrets])] };
   });
   return {
     ...bash,
+    ...(printed.length > 0 ? { readOnly: false } : {}),
     commands,
     workLoss: [...bash.workLoss, ...confirmed.map(({ id, name, command }) => ({ id, name, command }))],
     opaque: [...new Set([...bash.opaque, ...aliases])],
@@ -169,3 +180,35 @@ function gitAlias(dir: string, name: string): string | null {
 
 /** help.autocorrect values that only suggest (0, false, off, no, show, never); any other runs a command. */
 const AUTOCORRECT_OFF = /^(?:0|false|off|no|show|never|)$/i;
+
+/**
+ * Commands that print configuration which holds a credential (`git remote -v` of a remote whose URL
+ * has `user:token@`, `git config --list` with an `http.extraheader`): a printed secret, which asks
+ * whatever allows the command. When the configuration cannot be read, it may hold one: asks too.
+ */
+function printedSecrets(bash: BashAnalysis, deps: GitFactsDeps): { index: number; why: string }[] {
+  const found: { index: number; why: string }[] = [];
+  for (const use of bash.repositories ?? []) {
+    if (use.config === undefined) continue;
+    const { index, keys, scope } = use.config;
+    const dir = deps.resolve(use.dir);
+    let entries: ConfigEntry[];
+    try {
+      if (dir === undefined) throw new Error(`where ${use.dir} leads is not known`);
+      entries = (deps.config ?? gitConfigList)(dir, use.gitDir === true, scope);
+    } catch (e) {
+      found.push({
+        index,
+        why: `prints git configuration, which may hold credentials, and it could not be read (${
+          (e as Error).message
+        })`,
+      });
+      continue;
+    }
+    const credential = credentialIn(entries, keys);
+    if (credential !== undefined) {
+      found.push({ index, why: `prints git configuration holding a credential (${credential})` });
+    }
+  }
+  return found;
+}

@@ -10,11 +10,13 @@
  * unless it includes (`include.path`, `includeIf`) a file commands may write.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { configIncludes } from "../sandbox/git-includes.ts";
 import { isInside } from "../tool/paths.ts";
 import { untrustedSubmodule } from "./git-submodules.ts";
 import { isProtectedPath } from "./modes.ts";
+import { gitConfigList } from "./git-credentials.ts";
+import { programOnRead } from "./repo-programs.ts";
 
 /**
  * Why git's repository, found from `start` (a resolved real path), cannot be trusted like the
@@ -27,9 +29,9 @@ export function untrustedRepository(
   gitDir = false,
 ): string | undefined {
   const root = roots.find((r) => isInside(start, r));
-  if (root === undefined) return undefined;
+  if (root === undefined) return outsideRepository(start, gitDir);
   const own = join(root, ".git");
-  if (gitDir) return start === own ? ownConfigIncludes(own, roots) : foreign(start);
+  if (gitDir) return start === own ? ownConfigRisk(own, roots) : foreign(start);
   // A directory made later in the line may hold a repository made or unpacked there too.
   if (!existsSync(start)) {
     return `git would run in ${start}, which does not exist yet: a repository the command puts there can have configuration that runs programs (core.fsmonitor, aliases, hooks)`;
@@ -39,10 +41,10 @@ export function untrustedRepository(
   for (let dir = start;; dir = dirname(dir)) {
     if (existsSync(join(dir, ".git"))) {
       return dir === root
-        ? untrustedSubmodule(root) ?? ownConfigIncludes(own, roots)
+        ? untrustedSubmodule(root) ?? ownConfigRisk(own, roots)
         : foreign(join(dir, ".git"));
     }
-    if (isGitDirectory(dir)) return dir === own ? ownConfigIncludes(own, roots) : foreign(dir);
+    if (isGitDirectory(dir)) return dir === own ? ownConfigRisk(own, roots) : foreign(dir);
     if (dir === dirname(dir)) return undefined;
   }
 }
@@ -73,11 +75,19 @@ export function partialClone(start: string): string | undefined {
 }
 
 /**
- * Why the workspace's own repository cannot be trusted: its config includes a file inside a root
- * that is not protected, which a command or an edit may write (`core.fsmonitor` there runs on the
- * next `git status`). Undefined when it includes none (or the config cannot be read).
+ * Why the workspace's own repository cannot be trusted: its config names a program git runs on
+ * read-only commands (`repo-programs.ts`), or includes a file inside a root that is not protected,
+ * which a command or an edit may write (`core.fsmonitor` there runs on the next `git status`).
+ * Undefined when neither (or there is no config).
  */
-function ownConfigIncludes(gitDir: string, roots: readonly string[]): string | undefined {
+function ownConfigRisk(gitDir: string, roots: readonly string[]): string | undefined {
+  try {
+    readFileSync(join(gitDir, "config"));
+  } catch {
+    return undefined; // no config (or none git could read either)
+  }
+  const runs = ownPrograms(join(gitDir, "config"));
+  if (runs !== undefined) return runs;
   const writable = configIncludes(gitDir).find((file) =>
     roots.some((r) => isInside(file, r)) && !isProtectedPath(file)
   );
@@ -86,6 +96,72 @@ function ownConfigIncludes(gitDir: string, roots: readonly string[]): string | u
     : `git would read ${writable}, which ${
       join(gitDir, "config")
     } includes and commands may write: its configuration can run programs (core.fsmonitor, aliases, pagers)`;
+}
+
+/**
+ * A repository outside every root is read as outside the workspace (an allow rule may approve that),
+ * but its config is nobody's word: one that names a program git runs on read-only commands asks as
+ * the workspace's own does. A `.git` file (a worktree's or submodule's link) is followed to its
+ * directory; one that cannot be read counts as naming a program.
+ */
+function outsideRepository(start: string, gitDir: boolean): string | undefined {
+  const configOf = (dir: string) => ownPrograms(join(dir, "config"), "a repository outside the workspace");
+  if (gitDir) return configOf(start);
+  for (let dir = start;; dir = dirname(dir)) {
+    const dotGit = join(dir, ".git");
+    if (existsSync(dotGit)) {
+      if (statSync(dotGit).isDirectory()) return configOf(dotGit);
+      try {
+        const target = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"))?.[1];
+        if (target === undefined) throw new Error("no gitdir: line");
+        const linked = resolve(dir, target);
+        const common = existsSync(join(linked, "commondir"))
+          ? resolve(linked, readFileSync(join(linked, "commondir"), "utf8").trim())
+          : linked;
+        return configOf(common);
+      } catch (e) {
+        return `git would use the repository ${dotGit} links to, outside the workspace, and where it is cannot be told (${
+          (e as Error).message
+        }): its configuration may run programs`;
+      }
+    }
+    if (isGitDirectory(dir)) return configOf(dir);
+    if (dir === dirname(dir)) return undefined;
+  }
+}
+
+/** Parsed configurations by file, kept while the file's size and time stay the same (the resident hook). */
+const parsed = new Map<string, { stamp: string; why: string | undefined }>();
+
+/**
+ * The program the repository's own config file names in a key git runs on read-only commands, read
+ * by git itself (quoting, sections and continuations as git reads them; includes are judged apart).
+ * A file git cannot read asks too.
+ */
+function ownPrograms(config: string, whose = "the workspace's repository"): string | undefined {
+  let stamp: string;
+  try {
+    const info = statSync(config);
+    stamp = `${info.size}:${info.mtimeMs}:${info.ino}`;
+  } catch {
+    return undefined;
+  }
+  const key = `${whose}\0${config}`;
+  const cached = parsed.get(key);
+  if (cached?.stamp === stamp) return cached.why;
+  let why: string | undefined;
+  try {
+    const found = programOnRead(gitConfigList("/", false, ["--file", config]));
+    why = found === undefined
+      ? undefined
+      : `the config of ${whose} (${config}) names a program git runs on read-only commands: ${found}`;
+  } catch (e) {
+    why = `git cannot read the config of ${whose} (${config}), which may name programs it runs (${
+      (e as Error).message
+    })`;
+  }
+  parsed.set(key, { stamp, why });
+  return why;
 }
 
 function foreign(repository: string): string {

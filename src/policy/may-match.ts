@@ -83,7 +83,7 @@ function pathRuleMatches(rule: CompiledRule, path: string): boolean {
  */
 function openTexts(command: CommandTarget): string[] {
   const { ruleText, argv } = command.open!;
-  const texts = [ruleText, stripAssignments(ruleText), argv];
+  const texts = [ruleText, stripAssignments(ruleText), argv, ...(command.open!.meanings ?? [])];
   if (command.via !== undefined) texts.push(`${command.via} ${argv}`);
   for (const star of argv.matchAll(/\*/g)) {
     const rest = argv.slice(star.index + 1);

@@ -20,6 +20,7 @@ import {
 import type { DecisionRequest, PathAccess, ToolFacts } from "./types.ts";
 import { partialClone, untrustedRepository } from "./git-repository.ts";
 import { withGitFacts } from "./git-facts.ts";
+import { type ConfigEntry, gitConfigList } from "./git-credentials.ts";
 import { patchWrites } from "./patch-targets.ts";
 import { type HistoryPaths, historyPaths } from "./git-history.ts";
 import type { HistoryRead } from "../bash/git-history.ts";
@@ -53,6 +54,8 @@ export interface RequestOptions {
   gitHistory?: (dir: string, kind: HistoryRead) => HistoryPaths;
   /** Reads `alias.NAME` of git's configuration in a directory (see `git-facts.ts`); injectable for tests. */
   gitAlias?: (dir: string, name: string) => string | null;
+  /** Reads git's configuration as `git config --list` prints it (see `git-credentials.ts`); injectable for tests. */
+  gitConfig?: (dir: string, gitDir: boolean, scope: readonly string[]) => ConfigEntry[];
 }
 
 /** Input fields that name the file a built-in tool touches (claude-code-compat.md §1). */
@@ -185,7 +188,13 @@ export function buildRequest(
     mode: call.mode ?? "default",
     agent: call.agent ?? { depth: 0 },
     readOnly: call.tool === "Bash" ? call.bash?.readOnly ?? false : readOnly,
-    paths: [...paths, ...patched, ...repositories, ...toolchains],
+    paths: [
+      ...paths,
+      ...patched,
+      ...outsideStart(call, start, roots, realpath),
+      ...repositories,
+      ...toolchains,
+    ],
     ...(historyReads.length > 0 ? { historyReads } : {}),
     ...(facts.permission && facts.permission.behavior !== "passthrough"
       ? { permission: facts.permission }
@@ -196,10 +205,28 @@ export function buildRequest(
         bash: withGitFacts(placedBash(call.bash, startDirs(start, roots, realpath), home, realpath), {
           resolve: shellPath,
           ...gitAliasDep,
+          config: options.gitConfig ?? ((dir, gitDir, scope) => gitConfigList(dir, gitDir, scope, home)),
         }),
       }
       : {}),
   };
+}
+
+/**
+ * A shell call a host runs outside every root (Claude Code keeps the cwd of an earlier `cd /elsewhere`)
+ * works there: its repository, toolchain files and implicit `.` are outside the workspace, so the
+ * directory counts as read, as `cd /elsewhere && git status` does.
+ */
+function outsideStart(
+  call: CallDescription,
+  start: string,
+  roots: readonly { dir: string; real: string }[],
+  realpath: (path: string) => string | undefined,
+): PathAccess[] {
+  if (call.dir === undefined || call.tool !== "Bash") return [];
+  const real = realpath(start) ?? start;
+  const inside = roots.some((r) => isInside(start, r.dir) || isInside(real, r.real));
+  return inside ? [] : [{ path: start, access: "read", command: "the shell's working directory" }];
 }
 
 /**

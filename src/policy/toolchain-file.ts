@@ -8,15 +8,16 @@ import { isInside } from "../tool/paths.ts";
 
 /**
  * The first of `names` in `start` or a directory above it, up to the root of the workspace that
- * holds `start`: a file there picks the program a proxy runs. Undefined outside every root.
+ * holds `start` (outside every root, up to `/`: a host's shell may have moved there, and a file
+ * there is nobody's word either): a file there picks the program a proxy runs.
  */
 export function pickingFile(
   start: string,
   roots: readonly string[],
   names: readonly string[],
 ): string | undefined {
-  const root = roots.find((r) => isInside(start, r));
-  if (root === undefined || names.length === 0) return undefined;
+  const root = roots.find((r) => isInside(start, r)) ?? "/";
+  if (names.length === 0) return undefined;
   for (let dir = start;; dir = dirname(dir)) {
     const found = names.map((name) => join(dir, name)).find((file) => existsSync(file));
     if (found !== undefined) return found;

@@ -18,6 +18,11 @@ export interface BwrapOptions {
    * cannot fill the host's disk, and it vanishes with the sandbox, even when toolrt is killed.
    */
   privateTmp?: { path: string; sizeBytes: number };
+  /**
+   * Device nodes bound over `--dev`'s (the host's), by descriptor (in bwrap's process): a command
+   * running as the host's uid 0 gets private ones (`dev-nodes.ts`).
+   */
+  devNodes?: ReadonlyArray<{ target: string; fd: number }>;
 }
 
 /** Namespaces and hardening: own user, pid, ipc, uts and network namespaces; no capabilities. */
@@ -46,6 +51,8 @@ export function baseBwrapArgs(bwrapPath: string): string[] {
  */
 export function bwrapArgs(plan: MountPlan, options: BwrapOptions): string[] {
   const args = baseBwrapArgs(options.bwrapPath);
+  // bwrap has no --dev-bind-fd; the descriptor's /proc link is the source, resolved by bwrap itself.
+  for (const { target, fd } of options.devNodes ?? []) args.push("--dev-bind", `/proc/self/fd/${fd}`, target);
   const argsOf: Record<MountOp["op"], (path: string, fd: string) => string[]> = {
     "bind": (path, fd) => ["--bind-fd", fd, path],
     "ro-bind": (path, fd) => ["--ro-bind-fd", fd, path],

@@ -6,7 +6,8 @@
  * the workspace, and root-only files are closed to it.
  *
  * A workspace owned by root keeps root (no other uid could write it); the credential list
- * (`credentials.ts`) still hides `/etc/shadow` and the rest there. `runAsRoot: true` keeps root always.
+ * (`credentials.ts`) still hides `/etc/shadow` and the rest there, and `dev-nodes.ts` gives it device
+ * nodes of its own. `runAsRoot: true` keeps root always.
  */
 import { readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";

@@ -7,6 +7,7 @@
 import { chmodSync, closeSync, mkdirSync, realpathSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
+import { DevNodesError, devNodesForRun, type PrivateDevNode } from "./dev-nodes.ts";
 import { detectSandbox, insideBwrap, type SandboxAvailability } from "./detect.ts";
 import { scrubEnv } from "./env.ts";
 import { type Cgroup, cgroupLauncher, createCgroup, killAfter, prlimitPrefix } from "./limits.ts";
@@ -295,9 +296,23 @@ async function linuxCommand(
     // Masks and binds where that uid cannot reach are moot, and bwrap, as that uid, could not make them.
     plan.mounts = plan.mounts.filter((m) => searchableBy(user, m.path));
   }
-  // Descriptors from 3 on in bwrap: the seccomp program, the network channel, one per mount.
+  // Descriptors from 3 on in bwrap: the seccomp program, the network channel, the private device
+  // nodes, one per mount.
   const extraStdio: Array<number | "pipe"> = ["pipe"];
   if (base.network) extraStdio.push("pipe");
+  let devNodes: PrivateDevNode[] = [];
+  try {
+    if (isRoot && !user) {
+      devNodes = devNodesForRun(runDir, state, cleanups).nodes;
+      timingMark("wrap:dev-nodes");
+    }
+  } catch (error) {
+    throw error instanceof DevNodesError ? new SandboxRefusedError([error.message]) : error;
+  }
+  const devNodeFds = devNodes.map(({ target, fd }) => {
+    extraStdio.push(fd);
+    return { target, fd: 2 + extraStdio.length };
+  });
   const mountFds: number[] = [];
   /** What to write to each stub's stream, by its index in extraStdio. */
   const stubTexts = new Map<number, string>();
@@ -331,6 +346,7 @@ async function linuxCommand(
     seccompFd: 3,
     mountFds,
     privateTmp: { path: tempDir, sizeBytes: profile.limits.maxTmpBytes },
+    devNodes: devNodeFds,
   });
   const program = seccompProgram(availability.seccompArch);
   timingMark("wrap:seccomp");

@@ -90,7 +90,7 @@ const NEGATED_WEIGHT = 0.5;
 const KIND_WEIGHT = 0.7;
 
 /**
- * How much a learned term counts: twice its probability in the model (the table keeps 0.15 and
+ * How much a learned term counts: twice its probability in the model (the table keeps 0.05 and
  * up), at most what a synonym of the concept map counts.
  */
 function learnedWeight(probability: number): number {

@@ -73,6 +73,12 @@ export interface ToolContext {
   abortSignal: AbortSignal;
   session: SessionState;
   agent: { depth: number; type?: string };
+  /**
+   * The rule that keeps a Read of this absolute path from running without a person (`Read(*.key)
+   * asks`), or undefined when a Read would run. Tools that print files they find (Grep) leave such
+   * files out; absent, nothing is left out.
+   */
+  readGuard?: (path: string) => string | undefined;
 }
 
 export interface ToolProgress {

@@ -58,9 +58,13 @@ describe("toolrt search", () => {
   });
 
   test("without a catalog it searches the deferred pool", () => {
-    const run = runCli(["--state-dir", stateDir, "search", "--json", "anything"]);
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ query: "anything", results: [] });
+    const found = runCli(["--state-dir", stateDir, "search", "--json", "stdin"]);
+    expect(found.code).toBe(0);
+    expect(JSON.parse(found.stdout).results[0]).toEqual({ name: "WriteStdin", score: 1 });
+    // A word neither the pool nor the learned vocabulary knows finds nothing.
+    const none = runCli(["--state-dir", stateDir, "search", "--json", "xyzzy"]);
+    expect(none.code).toBe(0);
+    expect(JSON.parse(none.stdout)).toEqual({ query: "xyzzy", results: [] });
   });
 
   test("the policy's tools.search and tools.searchServers limit what is found", () => {

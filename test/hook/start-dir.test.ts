@@ -208,3 +208,63 @@ describe("the workspace root", () => {
     expect(decisionOf(out)).toBe("deny");
   });
 });
+
+// Claude Code keeps the shell's cwd: after an allowed `cd evil` the next event's cwd is evil/.
+// Without CLAUDE_PROJECT_DIR, the workspace is the cwd of the session's first event, not the
+// current one, so evil/'s repository is not the workspace's own (real git ran its fsmonitor above).
+describe("without a root from the host, the session's first cwd stays the workspace", () => {
+  const event = (session: string, command: string, cwd: string) =>
+    JSON.stringify({
+      session_id: session,
+      cwd,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command },
+    });
+
+  test.skipIf(!hasGit)("cd evil, then git status from evil/, asks", async () => {
+    const ws = workspace();
+    evilRepository(ws);
+    expect(decisionOf(await ws.run("claude-code", event("s1", "cd evil", "$CWD")))).toBe("allow");
+    const out = await ws.run("claude-code", event("s1", "git status", "$CWD/evil"));
+    expect(decisionOf(out)).toBe("ask");
+    expect(reasonOf(out)).toContain("not the workspace's own");
+  });
+
+  test.skipIf(!hasGit)(
+    "a cwd moved outside the workspace: its repository and its files are outside",
+    async () => {
+      const ws = workspace();
+      const marker = join(ws.home, "outside-fsmonitor-ran");
+      Bun.spawnSync(["git", "init", "-q", ws.home], { env: gitTestEnv({ HOME: ws.home }) });
+      Bun.spawnSync(["git", "config", "core.fsmonitor", `touch ${marker}; false`], {
+        cwd: ws.home,
+        env: gitTestEnv({ HOME: ws.home }),
+      });
+      expect(decisionOf(await ws.run("claude-code", event("s5", "ls", "$CWD")))).toBe("allow");
+      const git = await ws.run("claude-code", event("s5", "git status", ws.home));
+      expect(decisionOf(git)).toBe("ask");
+      expect(reasonOf(git)).toContain("a repository outside the workspace");
+      expect(decisionOf(await ws.run("claude-code", event("s5", "ls", ws.home)))).not.toBe("allow");
+    },
+  );
+
+  test("relative paths from the moved cwd still meet the workspace's rules", async () => {
+    const ws = workspace();
+    expect(decisionOf(await ws.run("claude-code", event("s2", "ls", "$CWD")))).toBe("allow");
+    expect(decisionOf(await ws.run("claude-code", event("s2", "cat token", "$CWD/secrets")))).toBe("deny");
+    // Moved outside the workspace, the same session reads outside it.
+    expect(decisionOf(await ws.run("claude-code", event("s2", "cat plain.txt", ws.home)))).not.toBe("allow");
+  });
+
+  test("each session has its own first cwd; CLAUDE_PROJECT_DIR still wins", async () => {
+    const ws = workspace();
+    await ws.run("claude-code", event("s3", "ls", "$CWD"));
+    expect(decisionOf(await ws.run("claude-code", event("s4", "cat notes.txt", "$CWD/docs")))).toBe("allow");
+    ws.env.CLAUDE_PROJECT_DIR = join(ws.cwd, "docs");
+    expect(decisionOf(await ws.run("claude-code", event("s3", "cat ../secrets/token", "$CWD/docs")))).not
+      .toBe(
+        "allow",
+      );
+  });
+});

@@ -21,17 +21,18 @@ let box: Sandbox;
 let root: string;
 
 /** A directory git takes for a repository: `HEAD`, `objects/`, `refs/`. */
-function repository(dir: string): void {
+function repository(dir: string, config = "[core]\n\tfsmonitor = touch /tmp/pwned\n"): void {
   mkdirSync(join(dir, "objects"), { recursive: true });
   mkdirSync(join(dir, "refs"), { recursive: true });
   writeFileSync(join(dir, "HEAD"), "ref: refs/heads/main\n");
-  writeFileSync(join(dir, "config"), "[core]\n\tfsmonitor = touch /tmp/pwned\n");
+  writeFileSync(join(dir, "config"), config);
 }
 
 beforeAll(() => {
   box = sandbox();
   root = realPathOfNearestExisting(box.cwd);
-  repository(join(root, ".git"));
+  // The workspace's own: a config that names no program (one that does asks: repo-programs.test.ts).
+  repository(join(root, ".git"), "[core]\n\tbare = false\n");
   repository(join(root, "evil"));
   repository(join(root, ".git/modules/sub"));
   mkdirSync(join(root, "nested/src"), { recursive: true });
@@ -60,7 +61,7 @@ describe("untrustedRepository follows git's discovery", () => {
     expect(untrustedRepository(join(root, "evil"), [root], true)).toContain(join(root, "evil"));
   });
 
-  test("outside every root it is someone else's question", () => {
+  test("outside every root, a directory with no repository above it is someone else's question", () => {
     expect(untrustedRepository("/usr", [root])).toBeUndefined();
   });
 });

@@ -47,7 +47,7 @@ async function decideIn(
 let box: Sandbox;
 beforeAll(() => {
   box = sandbox();
-  repository(join(box.cwd, ".git"));
+  repository(join(box.cwd, ".git"), "[core]\n\tbare = false\n");
   repository(join(box.cwd, "evil"));
   writeFileSync(join(box.cwd, "rust-toolchain.toml"), '[toolchain]\npath = "/tmp/t"\n');
 });
@@ -179,7 +179,7 @@ describe("the workspace's own repository config, unless it includes a file comma
 
   for (
     const [name, config, trusted] of [
-      ["no include", "[core]\n\tfsmonitor = watchman-hook\n", true],
+      ["no include", "[core]\n\tfsmonitor = true\n", true],
       ["an include of a workspace file", "[include]\n\tpath = ../tools/git.conf\n", false],
       ["an includeIf of a workspace file", '[includeIf "onbranch:main"]\n\tpath = "../x.conf"\n', false],
       ["an include inside .git (protected)", "[include]\n\tpath = local.conf\n", true],
@@ -194,4 +194,12 @@ describe("the workspace's own repository config, unless it includes a file comma
       if (!trusted) expect(d.reason).toMatch(/includes and commands may write/);
     });
   }
+  // A program in the workspace's own config asks too (repo-programs.ts; test/policy/repo-programs.test.ts).
+  test("no include, but core.fsmonitor names a program: asks", async () => {
+    const own = sandbox();
+    repository(join(own.cwd, ".git"), "[core]\n\tfsmonitor = watchman-hook\n");
+    const d = await decideIn(own, "git status", own.load({ cliRules: { allow: ["Bash(git:*)"] } }).policy);
+    expect(d.decision, d.reason).toBe("ask");
+    expect(d.reason).toContain("core.fsmonitor = watchman-hook");
+  });
 });

@@ -49,6 +49,10 @@ test("the file is found in the directory or above it, not above the workspace", 
   );
   expect(pickingFile(join(box.cwd, "plain"), [box.cwd], names)).toBeUndefined();
   expect(pickingFile("/usr", [box.cwd], names)).toBeUndefined();
+  // Outside every root the search goes up to `/` (a host's shell may have moved out of the workspace).
+  expect(pickingFile(join(box.home, "x"), [box.cwd], names)).toBeUndefined();
+  writeFileSync(join(box.home, "rust-toolchain.toml"), "[toolchain]\n");
+  expect(pickingFile(join(box.home, "x"), [box.cwd], names)).toBe(join(box.home, "rust-toolchain.toml"));
 });
 
 describe("a proxy under a toolchain file asks; elsewhere it stays read-only", () => {

@@ -215,13 +215,16 @@ const KUBE_GLOBAL: OptionSpec[] = [
   opt("--cache-dir", { role: "write" }),
 ];
 const KUBE_OUTPUT = [
+  // `-o go-template-file=F` (and jsonpath-file, custom-columns-file, templatefile) reads F.
+  opt("-o --output", { role: "plain", check: "kube-output" }),
+  // With a `*-file` output format (`-o go-template-file`) this names the template's file; an inline
+  // template is judged as a path too, which names nothing outside unless it starts with / ~ or ..
+  opt("--template", { role: "read" }),
   ...values(
-    "-o --output",
     "-l --selector",
     "--field-selector",
     "--sort-by",
     "-L --label-columns",
-    "--template",
   ),
   ...flags(
     "-A --all-namespaces",
@@ -234,8 +237,14 @@ const KUBE_OUTPUT = [
   ...flags("--ignore-not-found", "--show-managed-fields", "-R --recursive"),
   ...values("--chunk-size", "--subresource"),
   opt("--raw", { role: "plain", check: "kube-raw" }),
-  opt("-f --filename", { role: "read" }),
-  opt("-k --kustomize", { role: "read" }),
+  // A directory given to -f is read whole: every .json/.yaml/.yml in it (below it with -R), its
+  // secrets files included, decoded and echoed in errors. A URL is downloaded.
+  opt("-f --filename", { role: "tree", check: "kube-filename" }),
+  opt("-k --kustomize", {
+    role: "network",
+    why:
+      "builds the directory's kustomization, whose remote resources kustomize fetches with git and the network",
+  }),
 ];
 
 /** Every kubectl query goes to the cluster the kubeconfig names, with its credentials. */
@@ -328,6 +337,11 @@ const kubectl: CommandSpec = {
       "kubectl version",
       "kubectl get --raw /healthz",
       "kubectl get --raw /api/v1/namespaces/default/pods",
+      "kubectl get pods -o go-template --template='{{range .items}}{{.metadata.name}}{{end}}'",
+      "kubectl get pods -o jsonpath='{.items[*].metadata.name}'",
+      "kubectl get pods -o go-template-file=tpl.gotmpl",
+      "kubectl get -f deploy.yaml",
+      "kubectl get -R -f manifests",
     ],
     notReadOnly: [
       "kubectl delete pod api",
@@ -341,7 +355,21 @@ const kubectl: CommandSpec = {
       "kubectl get --raw /api/v1/namespaces/default/secrets",
       "kubectl get --raw=/api/v1/secrets?limit=1",
       "kubectl get --raw /api/v1/namespaces/default/%73ecrets/db",
+      "kubectl get -f http://x.example/x.yaml",
+      "kubectl get -f=https://x.example/x.yaml",
+      "kubectl describe --filename HTTPS://x.example/x.yaml",
+      "kubectl get -k .",
+      "kubectl get --kustomize=overlays/prod",
     ],
+    paths: {
+      "kubectl get pods -o go-template-file=~/.aws/credentials": ["read:~/.aws/credentials"],
+      "kubectl get pods --output=jsonpath-file=.env": ["read:.env"],
+      "kubectl get pods -o custom-columns-file=/etc/shadow": ["read:/etc/shadow"],
+      "kubectl get pods -o TemplateFile=../t": ["read:../t"],
+      "kubectl get pods --template=.env -o go-template-file": ["read:.env"],
+      "kubectl get -R -f .": ["read:."],
+      "kubectl describe pods -f ../other": ["read:../other"],
+    },
   },
 };
 

@@ -1,6 +1,8 @@
 /**
  * Listing and inspecting files: coreutils 9.1 (ls, stat, du, df, realpath, readlink, basename,
- * dirname), file 5.44, tree 2, xxd, and the pagers less (590) and more (util-linux).
+ * dirname), file 5.44, tree 2, xxd, and the pagers less (590) and more (util-linux); rm (coreutils
+ * 9.1), which only deletes: its spec lets deny and ask rules read its options as rm does
+ * (`Bash(rm -rf:*)` holds for `rm -fr`, `rm -R -f`, `rm --recu --forc`).
  */
 import type { SpecFamily } from "../spec.ts";
 import { effect, flags, HELP_VERSION, opt, optionals, values } from "./build.ts";
@@ -248,5 +250,22 @@ export const FILES: SpecFamily = {
     numberOption: true,
     plus: { role: "code", why: "runs pager commands at start-up" },
     tests: { readOnly: ["more README.md"], notReadOnly: ["more -q f", "more +!id f"] },
+  },
+  rm: {
+    summary: "remove files or directories (GNU coreutils)",
+    effect: "write",
+    effectWhy: "deletes files",
+    options: [
+      ...flags("-f --force", "-i", "-I", "--one-file-system", "--no-preserve-root"),
+      ...flags("-r -R --recursive", "-d --dir", "-v --verbose"),
+      ...HELP_VERSION,
+      ...optionals("--interactive", "--preserve-root"),
+    ],
+    operands: [{ name: "files", role: "write", why: "is deleted", repeat: true }],
+    tests: {
+      readOnly: [],
+      notReadOnly: ["rm f", "rm -fr d", "rm --help x"],
+      paths: { "rm -rf a b": ["write:a", "write:b"], "rm -- -f": ["write:-f"] },
+    },
   },
 };

@@ -19,11 +19,9 @@ import {
 
 export async function searchBuiltin(request: SearchRequest): Promise<SearchResult> {
   const regex = compile(request);
-  const accepts = fileFilter(request);
   const files = new Map<string, LineHit[]>();
   let matchLines = 0;
-  for await (const path of candidateFiles(request)) {
-    if (!accepts(path)) continue;
+  for await (const path of searchedFiles(request)) {
     const bytes = await readFile(path).catch(() => undefined);
     if (!bytes || bytes.includes(0)) continue; // unreadable or binary
     const hits = searchText(new TextDecoder().decode(bytes), regex, request);
@@ -46,6 +44,12 @@ function compile(request: SearchRequest): RegExp {
       `Invalid regular expression ${JSON.stringify(request.pattern)}: ${(error as Error).message}`,
     );
   }
+}
+
+/** The files a search looks into, whatever they hold: the walk, then the `glob` and `type` filters. */
+export async function* searchedFiles(request: SearchRequest): AsyncGenerator<string> {
+  const accepts = fileFilter(request);
+  for await (const path of candidateFiles(request)) if (accepts(path)) yield path;
 }
 
 async function* candidateFiles(request: SearchRequest): AsyncGenerator<string> {

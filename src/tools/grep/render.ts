@@ -33,6 +33,13 @@ function pageNote(output: GrepOutput): string {
     notes.push(`Showing entries ${output.offset + 1}-${end} of ${output.totalEntries}.${next}`);
   }
   if (output.capped) notes.push("The search stopped at its match limit; narrow the pattern, path or glob.");
+  if (output.skipped) {
+    notes.push(
+      `Left out, whatever they hold: files a Read rule keeps from being shown without a person: ${
+        output.skipped.join(", ")
+      }. Read one to ask for it.`,
+    );
+  }
   return notes.length ? `\n\n(${notes.join(" ")})` : "";
 }
 

@@ -44,4 +44,6 @@ export interface GrepOutput {
   numLines: number;
   /** The engine stopped at its match cap; counts are lower bounds. */
   capped: boolean;
+  /** Files searched that a Read rule keeps from being shown without a person, with the rule; left out of the results. */
+  skipped?: string[];
 }

@@ -4,13 +4,13 @@ import { ToolError } from "../shared/errors.ts";
 import { requireSearchRoot } from "../shared/files.ts";
 import { displayPath, resolveToolPath } from "../shared/paths.ts";
 import { checkWorkspaceAccess } from "../shared/permissions.ts";
-import { searchBuiltin } from "./builtin-engine.ts";
+import { searchBuiltin, searchedFiles } from "./builtin-engine.ts";
 import { contentEntries, countEntries, matchingLines } from "./format.ts";
 import prompt from "./prompt.md" with { type: "text" };
 import { grepContent, grepRenderer } from "./render.ts";
 import { searchRipgrep } from "./ripgrep-engine.ts";
 import { type GrepInput, grepInputSchema, type GrepOutput } from "./schema.ts";
-import type { LineHit, SearchEngine } from "./search.ts";
+import type { LineHit, SearchEngine, SearchRequest } from "./search.ts";
 
 const GREP_DEFAULT_HEAD_LIMIT = 250;
 
@@ -38,7 +38,7 @@ export function createGrepTool(opts: { engine?: GrepEngineChoice } = {}) {
       await requireSearchRoot(root);
       const mode = input.output_mode ?? "files_with_matches";
       const context = mode === "content" ? input["-C"] ?? input.context ?? 0 : 0;
-      const result = await pickEngine(choice)({
+      const request = {
         pattern: input.pattern,
         root,
         caseInsensitive: input["-i"] ?? false,
@@ -48,9 +48,15 @@ export function createGrepTool(opts: { engine?: GrepEngineChoice } = {}) {
         before: mode === "content" ? input["-B"] ?? context : 0,
         after: mode === "content" ? input["-A"] ?? context : 0,
         signal: ctx.abortSignal,
-      });
+      };
+      const result = await pickEngine(choice)(request);
+      const guard = ctx.readGuard;
+      const shown = guard
+        ? [...result.files].filter(([path]) => guard(path) === undefined)
+        : [...result.files];
+      const skipped = guard ? await coveredFiles(request, guard, ctx.cwd) : [];
       const files = await orderFiles(
-        [...result.files].map(([path, hits]) => [displayPath(path, ctx.cwd), hits, path] as const),
+        shown.map(([path, hits]) => [displayPath(path, ctx.cwd), hits, path] as const),
         mode === "files_with_matches",
       );
       const entries = mode === "content"
@@ -73,6 +79,7 @@ export function createGrepTool(opts: { engine?: GrepEngineChoice } = {}) {
           numFiles: files.length,
           numLines: files.reduce((sum, [, hits]) => sum + matchingLines(hits), 0),
           capped: result.capped,
+          ...(skipped.length > 0 ? { skipped } : {}),
         },
       };
     },
@@ -88,6 +95,36 @@ function pickEngine(choice: GrepEngineChoice): SearchEngine {
   if (rg) return (request) => searchRipgrep(request, rg);
   if (choice === "ripgrep") throw new ToolError("rg (ripgrep) is not on PATH.");
   return searchBuiltin;
+}
+
+/** How many files a search names as left out, at most; past it the note says there are more. */
+const MAX_SKIPPED_NAMED = 20;
+/** How many searched files are looked at for the note; matching files are left out past it too. */
+const MAX_FILES_LISTED = 10_000;
+
+/**
+ * The files the search looked into that a Read rule keeps from being shown without a person, named
+ * with the rule. Taken from every file searched, not only the matching ones, so the list says
+ * nothing about what the files hold (a list of matching files left out would answer "does .env
+ * contain X?" one pattern at a time).
+ */
+async function coveredFiles(
+  request: SearchRequest,
+  guard: (path: string) => string | undefined,
+  cwd: string,
+): Promise<string[]> {
+  const found: string[] = [];
+  let count = 0;
+  for await (const path of searchedFiles(request)) {
+    if (++count > MAX_FILES_LISTED) {
+      return [...found, `…files past the first ${MAX_FILES_LISTED} searched not listed`];
+    }
+    const rule = guard(path);
+    if (rule === undefined) continue;
+    if (found.length === MAX_SKIPPED_NAMED) return [...found, "…and more"];
+    found.push(`${displayPath(path, cwd)} (${rule})`);
+  }
+  return found;
 }
 
 /** By display path; files_with_matches puts the most recently modified first, as Glob does. */
