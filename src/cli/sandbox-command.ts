@@ -36,6 +36,7 @@ export interface SandboxOptions {
   explain?: boolean;
   allowRead?: string[];
   runAsRoot?: boolean;
+  privateTmp?: boolean;
   maxProcesses?: string;
   maxMemory?: string;
   maxCpuSeconds?: string;
@@ -104,6 +105,11 @@ export const SANDBOX_OPTIONS: readonly OptionSpec[] = [
     flag: "run-as-root",
     key: "runAsRoot",
     description: "when toolrt runs as root, keep root inside (default: the workspace owner's uid)",
+  },
+  {
+    flag: "private-tmp",
+    key: "privateTmp",
+    description: "empty /tmp and /var/tmp of the sandbox's own (default: the host's, read-only)",
   },
   { flag: "max-processes", key: "maxProcesses", value: "n", description: "processes at once (default 2048)" },
   { flag: "max-memory", key: "maxMemory", value: "size", description: "memory, e.g. 512M (default 8G)" },
@@ -262,6 +268,7 @@ function profileOf(opts: SandboxOptions, cwd: string): SandboxProfile {
     allowLocalhost: opts.allowLocalhost,
     unsetEnv: opts.unsetEnv,
     runAsRoot: opts.runAsRoot,
+    privateTmp: opts.privateTmp,
     limits: {
       maxProcesses: count("max-processes", opts.maxProcesses),
       maxMemoryBytes: size("max-memory", opts.maxMemory),

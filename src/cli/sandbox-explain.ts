@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DevNodesError, devNodesForRun } from "../sandbox/dev-nodes.ts";
 import { planOnDisk, sandboxStateDir } from "../sandbox/linux-plan.ts";
+import { PRIVATE_HOST_DIRS } from "../sandbox/mount-plan.ts";
 import type { SandboxProfile } from "../sandbox/profile.ts";
 import type { Revalidation } from "../sandbox/tree-watch.ts";
 import { WatchClient } from "../sandbox/watch-service.ts";
@@ -41,9 +42,7 @@ export async function explainSandbox(
   const readOnly = plan.mounts.filter((m) => m.op === "ro-bind");
   const out: string[] = [
     `writable: ${profile.writableRoots.join(", ")} and a private temp dir; everything else read-only`,
-    `shared temp dirs replaced by empty ones of the sandbox's own: ${
-      plan.mounts.filter((m) => m.op === "private-tmp").map((m) => m.path).join(", ") || "none"
-    }`,
+    sharedTempLine(plan.mounts.filter((m) => m.op === "private-tmp").map((m) => m.path)),
     `indexed: ${scan.entries} directories; ${revalidationLine(scanned.revalidation)}`,
     `git directories (their hooks, config, config.worktree and commondir are read-only): ${git.gitDirs.length}`,
     ...git.gitDirs.map((d) =>
@@ -98,6 +97,17 @@ async function deviceNodes(profile: SandboxProfile): Promise<{ line: string } | 
     for (const fn of cleanups.reverse()) await fn();
     rmSync(runDir, { recursive: true, force: true });
   }
+}
+
+/** Whether the command sees the host's /tmp and /var/tmp, or empty ones of its own (`privateTmp`). */
+function sharedTempLine(privateDirs: readonly string[]): string {
+  if (privateDirs.length > 0) {
+    return `shared temp dirs: ${
+      privateDirs.join(", ")
+    } replaced by empty, read-only ones of the sandbox's own (privateTmp)`;
+  }
+  return `shared temp dirs: ${PRIVATE_HOST_DIRS.join(", ")} are the host's, visible read-only ` +
+    "(--private-tmp or sandbox privateTmp: empty ones of the sandbox's own)";
 }
 
 function revalidationLine(r: Revalidation): string {

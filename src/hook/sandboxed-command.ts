@@ -23,6 +23,7 @@ export const SANDBOX_FLAGS = {
 export const SANDBOX_SWITCHES = {
   allowLocalhost: "--allow-localhost",
   runAsRoot: "--run-as-root",
+  privateTmp: "--private-tmp",
 } as const satisfies Partial<Record<keyof SandboxPolicy, string>>;
 
 /** The policy's `limits`, each as `toolrt sandbox`'s flag (sizes in bytes). */

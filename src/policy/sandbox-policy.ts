@@ -8,7 +8,8 @@
  * - Lists that give (`allowWrite`, `allowNet`, `excludedCommands`, `allowRead`): every file adds to them,
  *   unless the managed policy sets that list: then only the managed entries count.
  * - `autoAllow` is on unless a file turns it off: `false` anywhere wins (so a managed policy forces it
- *   off, and any file may ask for more prompts, trusted or not).
+ *   off, and any file may ask for more prompts, trusted or not). Likewise `privateTmp` is off unless a
+ *   file turns it on: `true` anywhere wins (no file can undo another's private /tmp).
  * - A project or local file of an untrusted workspace cannot loosen anything: its `enabled: false`,
  *   `allowUnsandboxedCommands: true`, `allowLocalhost: true`, `whenUnavailable: "warn"`, `runAsRoot: true`,
  *   give-lists and limits above the defaults are ignored, with a warning.
@@ -32,6 +33,8 @@ export interface SandboxPolicy {
   whenUnavailable: "refuse" | "warn";
   /** When toolrt runs as root: keep root inside instead of the workspace owner's uid. */
   runAsRoot: boolean;
+  /** Empty /tmp and /var/tmp of the sandbox's own instead of the host's, read-only. */
+  privateTmp: boolean;
   /** Credential locations (hidden by default) commands may read. */
   allowRead: string[];
   /** Limits some file set; the rest keep the sandbox's defaults. */
@@ -43,7 +46,7 @@ export interface SandboxPolicy {
   denyWrite: string[];
   unsetEnv: string[];
   /** The file each single-valued setting came from, or "default": for messages that say where to change it. */
-  origin: Record<Scalar | "autoAllow", string>;
+  origin: Record<Scalar | "autoAllow" | "privateTmp", string>;
 }
 
 export interface SandboxSource {
@@ -79,6 +82,7 @@ export const DEFAULT_SANDBOX_POLICY: SandboxPolicy = {
   allowLocalhost: false,
   whenUnavailable: "refuse",
   runAsRoot: false,
+  privateTmp: false,
   allowRead: [],
   limits: {},
   allowWrite: [],
@@ -94,6 +98,7 @@ export const DEFAULT_SANDBOX_POLICY: SandboxPolicy = {
     allowLocalhost: "default",
     whenUnavailable: "default",
     runAsRoot: "default",
+    privateTmp: "default",
   },
 };
 
@@ -127,6 +132,11 @@ export function mergeSandboxSections(
   if (autoAllowOff) {
     policy.autoAllow = false;
     origin.autoAllow = `${autoAllowOff.source} policy ${autoAllowOff.file}`;
+  }
+  const privateTmpOn = sections.find((s) => s.sandbox.privateTmp === true);
+  if (privateTmpOn) {
+    policy.privateTmp = true;
+    origin.privateTmp = `${privateTmpOn.source} policy ${privateTmpOn.file}`;
   }
   for (const key of TAKE_LISTS) policy[key] = unique(sections.flatMap((s) => s.sandbox[key] ?? []));
   for (const key of GIVE_LISTS) {

@@ -134,6 +134,10 @@ export const sandboxSectionSchema = z.strictObject({
   runAsRoot: z.boolean().optional().describe(
     "When toolrt runs as root: commands keep root instead of running as the workspace owner (default false)",
   ),
+  privateTmp: z.boolean().optional().describe(
+    "Commands get empty /tmp and /var/tmp of their own instead of seeing the host's read-only (default " +
+      "false; other sessions' files there stay unseen, but so do scripts left there to run). true in any file wins",
+  ),
   limits: sandboxLimitsSchema.optional().describe(
     "Processes, memory, CPU time, wall time and $TMPDIR size of sandboxed commands",
   ),

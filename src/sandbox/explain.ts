@@ -74,9 +74,9 @@ function whyNotWritable(path: string, profile: SandboxProfile): string | null {
   return null;
 }
 
-/** The shared temp dir (`/tmp`) that `path` lies in and the sandbox does not show, if any. */
+/** The shared temp dir (`/tmp`) that `path` lies in and the sandbox does not show (`privateTmp`), if any. */
 function privateDirOf(path: string, profile: SandboxProfile): string | undefined {
-  if (profile.writableRoots.some((r) => isInside(path, r))) return undefined;
+  if (!profile.privateTmp || profile.writableRoots.some((r) => isInside(path, r))) return undefined;
   return PRIVATE_HOST_DIRS.find((dir) => path !== dir && isInside(path, dir));
 }
 

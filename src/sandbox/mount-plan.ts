@@ -33,8 +33,10 @@ export type MountOp =
 
 /**
  * Host directories every process shares for scratch files, where other sessions and tools leave
- * shell snapshots, temp credential files and output: the sandbox gets an empty, read-only one of
- * its own instead (as the host's was read-only, a write there fails and is reported). What must stay visible in them (writable roots, `PlanContext.visible`) is bound back.
+ * shell snapshots, temp credential files and output. With the profile's `privateTmp` the sandbox
+ * gets an empty, read-only one of its own instead (as the host's was read-only, a write there fails
+ * and is reported); what must stay visible in them (writable roots, `PlanContext.visible`) is bound
+ * back. Off by default: agents and tools run scripts they leave there (the host's stay read-only).
  * X11 and agent sockets there are not needed: the seccomp filter forbids unix sockets anyway.
  */
 export const PRIVATE_HOST_DIRS: readonly string[] = ["/tmp", "/var/tmp"];
@@ -112,7 +114,7 @@ export function planMounts(
   };
 
   const privateDirs = PRIVATE_HOST_DIRS.filter((dir) =>
-    fs.kind(dir) === "dir" && !profile.writableRoots.some((root) => isInside(dir, root))
+    profile.privateTmp && fs.kind(dir) === "dir" && !profile.writableRoots.some((root) => isInside(dir, root))
   );
   for (const dir of privateDirs) {
     mounts.push({ op: "private-tmp", path: dir, why: "shared temp dir: the sandbox gets its own" });

@@ -29,6 +29,11 @@ export interface SandboxSettings {
   allowLocalhost?: boolean;
   /** When toolrt runs as root: keep root inside instead of the workspace owner's uid. */
   runAsRoot?: boolean;
+  /**
+   * Give the command empty /tmp and /var/tmp of its own instead of the host's, read-only
+   * (`PRIVATE_HOST_DIRS`): other sessions' files there stay unseen, but so do scripts left there to run.
+   */
+  privateTmp?: boolean;
   /** Any limit not given keeps its default (`DEFAULT_LIMITS`). */
   limits?: Partial<SandboxLimits>;
 }
@@ -62,6 +67,8 @@ export interface SandboxProfile {
   limits: SandboxLimits;
   /** Keep uid 0 inside when toolrt runs as root (`run-as.ts`). */
   runAsRoot: boolean;
+  /** Host /tmp and /var/tmp replaced by empty ones of the sandbox's own; off: shown read-only. */
+  privateTmp: boolean;
   /** Settings that could not be honoured as written (e.g. a symlink loop); the caller refuses. */
   problems: string[];
 }
@@ -127,6 +134,7 @@ export function buildSandboxProfile(
     unsetEnvPatterns: unique([...DEFAULT_SECRET_ENV_PATTERNS, ...(settings.unsetEnv ?? [])]),
     limits: { ...DEFAULT_LIMITS, ...definedOnly(settings.limits ?? {}) },
     runAsRoot: settings.runAsRoot === true,
+    privateTmp: settings.privateTmp === true,
     problems,
   };
 }

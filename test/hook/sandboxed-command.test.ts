@@ -130,6 +130,12 @@ describe("sandboxedCommand", () => {
     expect(plain).not.toContain("--max-");
   });
 
+  test("privateTmp reaches it as --private-tmp, only when on", () => {
+    const on = wordsOf(sandboxedCommand("npm test", { ...policy, privateTmp: true }, "/w", ["/opt/toolrt"]));
+    expect(fastSandboxArgs(on.slice(1))?.options.privateTmp).toBe(true);
+    expect(sandboxedCommand("npm test", policy, "/w", ["/opt/toolrt"])).not.toContain("--private-tmp");
+  });
+
   test("allowLocalhost reaches it as --allow-localhost, only when on", () => {
     const on = wordsOf(
       sandboxedCommand("npm test", { ...policy, allowLocalhost: true }, "/w", ["/opt/toolrt"]),

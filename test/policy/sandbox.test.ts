@@ -20,7 +20,7 @@ describe("sandbox section: bad input is an error at file:line:column", () => {
       '{ "allowNetwork": ["x.com"] }',
       'p.json:2:16: unknown field "allowNetwork" in sandbox; expected one of: enabled, autoAllow, allowWrite, denyRead, ' +
       "allowRead, denyWrite, allowNet, allowLocalhost, unsetEnv, excludedCommands, allowUnsandboxedCommands, " +
-      "runAsRoot, limits, whenUnavailable",
+      "runAsRoot, privateTmp, limits, whenUnavailable",
     ],
     [
       "whenUnavailable out of its two values",
@@ -141,6 +141,7 @@ describe("merging sandbox sections", () => {
       allowLocalhost: "default",
       whenUnavailable: "user policy u.json",
       runAsRoot: "default",
+      privateTmp: "default",
     });
   });
 
@@ -229,6 +230,24 @@ describe("merging sandbox sections", () => {
     expect(off.warnings).toEqual([]);
     const forced = mergeSandboxSections([user({ autoAllow: true }), managed({ autoAllow: false })]).policy;
     expect([forced.autoAllow, forced.origin.autoAllow]).toEqual([false, "managed policy m.json"]);
+  });
+
+  test("privateTmp is off unless a file turns it on: a managed true stays on whatever other files say", () => {
+    expect(mergeSandboxSections([user({ privateTmp: false })]).policy.privateTmp).toBe(false);
+    const forced = mergeSandboxSections([user({ privateTmp: false }), managed({ privateTmp: true })]);
+    expect([forced.policy.privateTmp, forced.policy.origin.privateTmp]).toEqual([
+      true,
+      "managed policy m.json",
+    ]);
+    const local = mergeSandboxSections([
+      managed({ privateTmp: true }),
+      project({ privateTmp: false }, true),
+      user({ privateTmp: false }),
+    ]).policy;
+    expect(local.privateTmp).toBe(true);
+    const untrusted = mergeSandboxSections([project({ privateTmp: true }, false)]);
+    expect(untrusted.policy.privateTmp).toBe(true);
+    expect(untrusted.warnings).toEqual([]);
   });
 
   test("loading reads the sections of every source, trust included", () => {

@@ -98,7 +98,24 @@ describe.skipIf(!usable)("bwrap runs", () => {
     expect(Bun.spawnSync(["ls", "-A", repo], { stdout: "pipe" }).stdout.toString()).toBe(before);
     expect(git("status", "--porcelain").stdout.toString()).toBe("");
   });
-  test("the host's /tmp and /var/tmp are not visible: empty read-only ones of the sandbox's own, the workspace bound back", async () => {
+  test("by default the host's /tmp is visible read-only: a script left there runs, nothing is written there", async () => {
+    // What an agent does: write a script to /tmp with its Write tool, run it with the sandboxed shell.
+    const scratch = mkdtempSync("/tmp/toolrt-bwrap-host-");
+    try {
+      writeFileSync(join(scratch, "probe.sh"), "echo value-of-the-host-script\n");
+      const r = await run(
+        `sh ${scratch}/probe.sh; echo x > ${scratch}/written; echo y > /tmp/toolrt-bwrap-top-${process.pid}`,
+      );
+      expect(r.stdout).toBe("value-of-the-host-script\n");
+      expect(r.stderr).toContain(`${scratch}/written: Read-only file system`);
+      expect(r.stderr).toContain(`/tmp/toolrt-bwrap-top-${process.pid}: Read-only file system`);
+      expect(existsSync(join(scratch, "written"))).toBe(false);
+      expect(existsSync(`/tmp/toolrt-bwrap-top-${process.pid}`)).toBe(false);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+  test("privateTmp: the host's /tmp and /var/tmp are not visible: empty read-only ones of the sandbox's own, the workspace bound back", async () => {
     // What other sessions and tools leave in /tmp (a shell snapshot with an API key here).
     const shared = mkdtempSync("/tmp/toolrt-bwrap-shared-");
     const sharedVar = existsSync("/var/tmp") ? mkdtempSync("/var/tmp/toolrt-bwrap-shared-") : null;
@@ -108,6 +125,7 @@ describe.skipIf(!usable)("bwrap runs", () => {
       const r = await run(
         `cat ${shared}/snapshot.sh; ls -a /tmp /var/tmp; cat ${sharedVar ?? "/nonexistent"}/left; ` +
           `echo scratch > /tmp/own-scratch; echo kept > in-ws && cat in-ws; echo t > "$TMPDIR/t" && cat "$TMPDIR/t"`,
+        { privateTmp: true },
       );
       expect(r.stdout).not.toContain("value-of-the-snapshot-key");
       expect(r.stdout).not.toContain("value-of-the-var-tmp-file");
@@ -122,11 +140,11 @@ describe.skipIf(!usable)("bwrap runs", () => {
       if (sharedVar) rmSync(sharedVar, { recursive: true, force: true });
     }
   });
-  test("a working directory and PATH directory in /tmp outside the workspace stay visible, read-only", async () => {
+  test("privateTmp: a working directory and PATH directory in /tmp outside the workspace stay visible, read-only", async () => {
     const bin = join(dir, "tools-bin");
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, "own-tool"), "#!/bin/sh\necho tool-ran\n", { mode: 0o755 });
-    const profile = buildSandboxProfile({}, ws);
+    const profile = buildSandboxProfile({ privateTmp: true }, ws);
     const wrapped = await wrapCommand(profile, ["/bin/sh", "-c", "own-tool; pwd; touch here"], {
       cwd: bin,
       env: { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` },

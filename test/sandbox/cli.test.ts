@@ -67,7 +67,7 @@ describe.skipIf(!usable)("toolrt sandbox with bwrap", () => {
     expect(run.stdout).toBe("[][y]\n");
   });
   test("toolrt's state dir is hidden at run time: the default, TOOLRT_HOME, --state-dir, and one in the workspace", () => {
-    // The home is shown read-only when it lies in the host's /tmp: the state dirs below it would be seen.
+    // The home lies in the host's /tmp, visible read-only (or shown back under privateTmp): the state dirs below it would be seen.
     const home = `${ws}-state-home`;
     const stateOf = {
       default: join(home, ".local", "state", "toolrt"),
@@ -306,5 +306,12 @@ describe("toolrt sandbox --explain (nothing run)", () => {
     expect(run.stdout).toContain(`${join(repo, ".git", "config")} (protected path (git))`);
     expect(run.stdout).toContain("not as asked [link-mounts-collapsed]");
     expect(run.stdout).toContain("git repack -a -d");
+  });
+  test("says whether the host's /tmp and /var/tmp are seen read-only (default) or replaced (--private-tmp)", () => {
+    const shared = runCli(["sandbox", "--explain", "--workspace", ws]);
+    expect(shared.stdout).toContain("shared temp dirs: /tmp, /var/tmp are the host's, visible read-only");
+    const own = runCli(["sandbox", "--explain", "--private-tmp", "--workspace", ws]);
+    expect(own.code).toBe(0);
+    expect(own.stdout).toMatch(/shared temp dirs: \/tmp(, \/var\/tmp)? replaced by empty, read-only ones/);
   });
 });

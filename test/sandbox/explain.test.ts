@@ -32,17 +32,18 @@ describe("explainSandboxFailure", () => {
       .toContain("private temp dir holds 2 GiB (sandbox.limits.tmpSize)");
     expect(explain("", { exitCode: 2 })).toBeNull();
   });
-  test("a path in the host's /tmp reads as missing inside: named as hidden, with the narrow exception", () => {
+  test("privateTmp: a path in the host's /tmp reads as missing inside: named as hidden, with the narrow exception", () => {
     const line = "sh: 1: cannot create /tmp/other/out.txt: Directory nonexistent (No such file or directory)";
-    const text = explain(line)!;
+    const privateTmp = { ...profile, privateTmp: true };
+    const text = explainSandboxFailure({ output: line, exitCode: 1, cwd: "/w" }, privateTmp)!;
     expect(text).toContain("writing /tmp/other/out.txt was blocked");
     expect(text).toContain(
       "lies in the host's /tmp, which the sandbox replaces with an empty, read-only one",
     );
     expect(text).toContain("--allow-write /tmp/other/out.txt");
-    expect(blockedWrites({ output: line, cwd: "/w" }, profile)).toEqual(["/tmp/other/out.txt"]);
+    expect(blockedWrites({ output: line, cwd: "/w" }, privateTmp)).toEqual(["/tmp/other/out.txt"]);
     // In a workspace under /tmp, what is missing is just missing.
-    const inTmp = testProfile("/tmp/ws");
+    const inTmp = testProfile("/tmp/ws", { privateTmp: true });
     expect(
       explainSandboxFailure({
         output: "cat: /tmp/ws/x: No such file or directory",
@@ -51,6 +52,15 @@ describe("explainSandboxFailure", () => {
       }, inTmp),
     )
       .toBeNull();
+  });
+  test("by default the host's /tmp is visible: missing there is just missing, a write is read-only", () => {
+    const missing =
+      "sh: 1: cannot create /tmp/other/out.txt: Directory nonexistent (No such file or directory)";
+    expect(explain(missing)).toBeNull();
+    expect(blockedWrites({ output: missing, cwd: "/w" }, profile)).toEqual([]);
+    const text = explain("touch: cannot touch '/tmp/out.txt': Read-only file system")!;
+    expect(text).toContain("--allow-write /tmp/out.txt");
+    expect(text).not.toContain("replaces");
   });
   test("a write outside the writable roots names the path and the narrow exception", () => {
     const text = explain("touch: cannot touch '/home/u/notes.txt': Read-only file system")!;

@@ -15,6 +15,7 @@ export function testProfile(workspace: string, over: Partial<SandboxProfile> = {
     unsetEnvPatterns: [],
     limits: DEFAULT_LIMITS,
     runAsRoot: false,
+    privateTmp: false,
     problems: [],
     ...over,
   };

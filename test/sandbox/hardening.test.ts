@@ -196,7 +196,7 @@ describe.skipIf(!usable)("each limit, exceeded by a harmless command", () => {
 describe.skipIf(!usable || !isRoot)("toolrt as root", () => {
   const userWs = join(dir, "user-ws");
   mkdirSync(userWs);
-  // In the workspace: root's file, left closed by its own mode (the host's /tmp is not visible at all).
+  // In the workspace: root's file, left closed by its own mode.
   const rootOnly = join(userWs, "root-only");
   chownSync(userWs, 65534, 65534);
   chmodSync(dir, 0o711); // the owner reaches its workspace; the root-only file stays closed by its own mode

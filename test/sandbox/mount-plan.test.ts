@@ -317,7 +317,7 @@ describe("planMounts", () => {
   });
 });
 
-describe("private /tmp and /var/tmp", () => {
+describe("private /tmp and /var/tmp (privateTmp)", () => {
   const TWS = "/tmp/ws";
   const fs = disk({
     "/tmp": "dir",
@@ -328,8 +328,14 @@ describe("private /tmp and /var/tmp", () => {
     "/tmp/ws/sub": "dir",
     "/home/u/bin": "dir",
   });
-  const plan = planMounts(testProfile(TWS), fs, noScan, "/tmp/toolrt-sbx-0/run/tmp", {
-    visible: ["/tmp/tools/bin", "/tmp/ws/sub", "/home/u/bin", "/tmp", "/tmp/gone"],
+  const visible = ["/tmp/tools/bin", "/tmp/ws/sub", "/home/u/bin", "/tmp", "/tmp/gone"];
+  const plan = planMounts(testProfile(TWS, { privateTmp: true }), fs, noScan, "/tmp/toolrt-sbx-0/run/tmp", {
+    visible,
+  });
+  test("off by default: the host's stay as they are (read-only under /), nothing is shown back", () => {
+    const p = planMounts(testProfile(TWS), fs, noScan, "/tmp/toolrt-sbx-0/run/tmp", { visible });
+    expect(p.mounts.filter((m) => m.op === "private-tmp" || m.op === "show")).toEqual([]);
+    expect(p.mounts[0]).toEqual({ op: "bind", path: TWS, why: "writable root" });
   });
   test("each becomes an empty tmpfs before anything is bound, then the workspace comes back", () => {
     expect(plan.mounts.slice(0, 3).map((m) => [m.op, m.path])).toEqual([
@@ -344,7 +350,7 @@ describe("private /tmp and /var/tmp", () => {
   });
   test("a writable root that holds one keeps it as it is", () => {
     const p = planMounts(
-      testProfile("/var"),
+      testProfile("/var", { privateTmp: true }),
       disk({ "/tmp": "dir", "/var/tmp": "dir", "/var": "dir" }),
       noScan,
       TMP,
