@@ -217,8 +217,11 @@ async function linuxCommand(
   const { plan, git } = planOnDisk(profile, tempDir, {
     stateDir: options.stateDir,
     scan: scanned.scan,
+    // Only a private /tmp hides anything (the default shows the host's): otherwise nothing to resolve.
     // The bridge's second word is the CLI's entry file when toolrt runs from source.
-    visible: visibleForCommand(options.cwd, base.env, [...starts, ...bridge.slice(1, 2)]),
+    ...(profile.privateTmp
+      ? { visible: visibleForCommand(options.cwd, base.env, [...starts, ...bridge.slice(1, 2)]) }
+      : {}),
   });
   timingMark("wrap:plan");
   if (options.programMasks?.length) {
