@@ -6,7 +6,7 @@
  */
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bwrapArgs } from "../sandbox/bwrap.ts";
+import { bwrapArgs, mountTakesFd } from "../sandbox/bwrap.ts";
 import { planOnDisk } from "../sandbox/linux-plan.ts";
 import { resolveReal } from "../sandbox/paths.ts";
 import type { SandboxProfile } from "../sandbox/profile.ts";
@@ -56,7 +56,7 @@ function linuxCommandLine(
 ): { text: string; problems: string[] } {
   const { plan } = planOnDisk(profile, join(RUN_DIR, "tmp"));
   let next = 3;
-  const mountFds = plan.mounts.map((m) => (m.op === "mask-dir" || m.op === "private-tmp" ? -1 : ++next));
+  const mountFds = plan.mounts.map((m) => (mountTakesFd(m) ? ++next : -1));
   const args = bwrapArgs(plan, {
     bwrapPath: Bun.which("bwrap") ?? "bwrap",
     cwd,
@@ -73,10 +73,7 @@ function linuxCommandLine(
     ...plan.mounts.flatMap((
       m,
       i,
-    ) => (m.op === "mask-dir" || m.op === "private-tmp"
-      ? []
-      : [`#   ${mountFds[i]}: ${JSON.stringify(m.path)}`])
-    ),
+    ) => (mountTakesFd(m) ? [`#   ${mountFds[i]}: ${JSON.stringify(m.path)}`] : [])),
     ...plan.absent.map((a) => `# missing, quarantined after the run if created: ${JSON.stringify(a.path)}`),
     ...plan.notices.map((n) => `# ${n.message}; ${n.remedy}`),
   ];

@@ -44,6 +44,11 @@ export function baseBwrapArgs(bwrapPath: string): string[] {
   return [bwrapPath, ...ISOLATION_ARGS, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
 }
 
+/** Whether bwrap mounts `m` from a descriptor; a tmpfs it makes itself (`mask-dir`, `private-tmp`) takes none. */
+export function mountTakesFd(m: MountOp): boolean {
+  return m.op !== "mask-dir" && m.op !== "private-tmp";
+}
+
 /**
  * `bwrap ... --` (the command follows). The host's `/` is read-only; `/dev` and `/proc` are fresh.
  * Every bind takes its source by descriptor, so a path swapped for a symbolic link after planning

@@ -6,7 +6,7 @@
  */
 import { chmodSync, closeSync, mkdirSync, realpathSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { bwrapArgs } from "./bwrap.ts";
+import { bwrapArgs, mountTakesFd } from "./bwrap.ts";
 import { DevNodesError, devNodesForRun, type PrivateDevNode } from "./dev-nodes.ts";
 import { detectSandbox, insideBwrap, type SandboxAvailability } from "./detect.ts";
 import { scrubEnv } from "./env.ts";
@@ -321,7 +321,7 @@ async function linuxCommand(
   const stubTexts = new Map<number, string>();
   try {
     for (const m of plan.mounts) {
-      if (m.op === "mask-dir" || m.op === "private-tmp") {
+      if (!mountTakesFd(m)) {
         mountFds.push(-1);
         continue;
       }
