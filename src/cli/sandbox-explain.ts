@@ -1,7 +1,8 @@
 /**
  * `toolrt sandbox --explain`: what the sandbox would protect in this workspace and how, and every
  * protection it cannot give as asked, with what the user can do. Reads the disk as a run would
- * (the same plan), runs nothing.
+ * (the same plan), runs nothing. As root it tries the private device nodes a run would make, in a
+ * temp dir (or the state dir, as a run would), and removes them.
  */
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,7 +59,7 @@ export async function explainSandbox(
     ...programs.notices.map((n) => `  ${n}`),
   ];
   const refusals = [...plan.refusals];
-  const devices = await deviceNodes(profile);
+  const devices = await deviceNodes(profile, stateDir);
   if ("refusal" in devices) refusals.push(devices.refusal);
   else out.push(devices.line);
   if (plan.notices.length === 0) out.push("every protection is given as asked");
@@ -69,7 +70,10 @@ export async function explainSandbox(
 }
 
 /** Whose /dev/null the command gets; as the host's uid 0, whether private nodes can be made here (tried). */
-async function deviceNodes(profile: SandboxProfile): Promise<{ line: string } | { refusal: string }> {
+async function deviceNodes(
+  profile: SandboxProfile,
+  stateDir: string | undefined,
+): Promise<{ line: string } | { refusal: string }> {
   if (process.getuid?.() !== 0 || sandboxUser(profile) !== null) {
     return {
       line:
@@ -79,7 +83,7 @@ async function deviceNodes(profile: SandboxProfile): Promise<{ line: string } | 
   const cleanups: Array<() => void | Promise<void>> = [];
   const runDir = makeRunDir();
   try {
-    const { place } = devNodesForRun(runDir, sandboxStateDir(), cleanups);
+    const { place } = devNodesForRun(runDir, sandboxStateDir(stateDir), cleanups);
     if (place === "none") {
       return {
         line:
