@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { analyzeBash } from "../../src/bash/analyze.ts";
 import type { BashAnalysis, SimpleCommand } from "../../src/bash/types.ts";
 import { decide } from "../../src/policy/decide.ts";
 import { type LoadOptions, loadPolicy, type LoadResult } from "../../src/policy/load.ts";
@@ -62,6 +63,28 @@ export function decideIn(
 ): Decision {
   const request = buildRequest({ cwd: box.cwd, home: box.home, ...call }, facts);
   return decide(request, loaded.policy);
+}
+
+/**
+ * The decision on a Bash command, analyzed by the real parser (load it first), under the box's
+ * policy plus `cliRules`; `sandboxed` runs it in a sandbox confining writes to the workspace,
+ * network off.
+ */
+export async function bashDecision(
+  box: Sandbox,
+  command: string,
+  options: { sandboxed: boolean; cliRules?: Record<string, string[]> },
+): Promise<Decision> {
+  const request = buildRequest({
+    tool: "Bash",
+    input: { command },
+    cwd: box.cwd,
+    home: box.home,
+    bash: await analyzeBash(command),
+  });
+  const context = { writable: [box.cwd], allowNet: [], asksForHosts: false, denyRead: [] };
+  const loaded = box.load(options.cliRules ? { cliRules: options.cliRules } : {});
+  return decide(options.sandboxed ? { ...request, sandbox: context } : request, loaded.policy);
 }
 
 export function bashCall(command: string, analysis?: BashAnalysis): Omit<CallDescription, "cwd"> {

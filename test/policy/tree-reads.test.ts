@@ -15,7 +15,7 @@ import { decide } from "../../src/policy/decide.ts";
 import { buildRequest } from "../../src/policy/request.ts";
 import { MAX_TREE_ENTRIES, walkTree } from "../../src/policy/tree-walk.ts";
 import type { Decision } from "../../src/policy/types.ts";
-import { type Sandbox, sandbox } from "./helpers.ts";
+import { bashDecision, type Sandbox, sandbox } from "./helpers.ts";
 
 let box: Sandbox;
 let clean: string;
@@ -171,11 +171,8 @@ describe("trees without secrets or links out stay read-only", () => {
 });
 
 /** The decision for a call that runs in a sandbox confining writes to the workspace, network off. */
-async function checkSandboxed(command: string): Promise<Decision> {
-  const bash = await analyzeBash(command);
-  const request = buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash });
-  const context = { writable: [box.cwd], allowNet: [], asksForHosts: false, denyRead: [] };
-  return decide({ ...request, sandbox: context }, box.load().policy);
+function checkSandboxed(command: string): Promise<Decision> {
+  return bashDecision(box, command, { sandboxed: true });
 }
 
 // Each printed or copied `config/.env` in real bash 5.2 (GNU tar 1.34, cp 9.1, Info-ZIP 3.0, diff
