@@ -13,7 +13,7 @@ import { programOnRead, RUN_ON_READS } from "../../src/policy/repo-programs.ts";
 import { buildRequest } from "../../src/policy/request.ts";
 import { gitTestEnv } from "../helpers/git-env.ts";
 import { programFor } from "../helpers/requirements.ts";
-import { sandbox } from "./helpers.ts";
+import { bashDecision, sandbox } from "./helpers.ts";
 
 const hasGit = programFor("git", "a workspace repository whose config names programs");
 
@@ -28,11 +28,7 @@ async function decisionWith(
     join(box.cwd, ".git", "config"),
     `[core]\n\trepositoryformatversion = 0\n\tbare = false\n${config}`,
   );
-  const bash = await analyzeBash(command);
-  const d = decide(
-    buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash }),
-    box.load().policy,
-  );
+  const d = await bashDecision(box, command, { sandboxed: false });
   return { decision: d.decision, reason: d.reason, cwd: box.cwd, home: box.home };
 }
 
