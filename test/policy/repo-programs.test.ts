@@ -7,10 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { analyzeBash } from "../../src/bash/analyze.ts";
-import { decide } from "../../src/policy/decide.ts";
 import { programOnRead, RUN_ON_READS } from "../../src/policy/repo-programs.ts";
-import { buildRequest } from "../../src/policy/request.ts";
 import { gitTestEnv } from "../helpers/git-env.ts";
 import { programFor } from "../helpers/requirements.ts";
 import { bashDecision, sandbox } from "./helpers.ts";
@@ -82,14 +79,8 @@ describe.skipIf(!hasGit)("a repository outside the workspace", () => {
     const clean = join(box.root, "clean");
     Bun.spawnSync(["git", "init", "-q", clean], { env: gitTestEnv({ HOME: box.home }) });
     writeFileSync(join(elsewhere, ".git", "config"), '[core]\n\tfsmonitor = "touch /tmp/x; false"\n');
-    const policy = box.load({ cliRules: { allow: ["Bash(git status:*)"] } }).policy;
-    const decideFor = async (command: string) => {
-      const bash = await analyzeBash(command);
-      return decide(
-        buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash }),
-        policy,
-      );
-    };
+    const cliRules = { allow: ["Bash(git status:*)"] };
+    const decideFor = (command: string) => bashDecision(box, command, { sandboxed: false, cliRules });
     const d = await decideFor(`git -C ${elsewhere} status`);
     expect(d.decision, d.reason).toBe("ask");
     expect(d.reason).toContain("a repository outside the workspace");
