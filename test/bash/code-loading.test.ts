@@ -9,24 +9,14 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { analyzeBash } from "../../src/bash/analyze.ts";
 import { LOADING_VARIABLES, loadingVariable, loadsNativeCode } from "../../src/bash/code-loading.ts";
-import { analyzerDeps, checkCall, withBashParser } from "../../src/cli/check-call.ts";
-import { globalsFrom } from "../../src/cli/options.ts";
-import type { ExecutionPlace } from "../../src/exec/processes/sandbox-context.ts";
-import { loadPolicy } from "../../src/policy/load.ts";
-import { sandbox } from "../policy/helpers.ts";
+import { withBashParser } from "../../src/cli/check-call.ts";
+import { checkedBash, sandbox } from "../policy/helpers.ts";
 
 const box = sandbox();
 beforeAll(withBashParser);
 
 async function sandboxed(command: string, ask: string[]): Promise<string> {
-  const policy = loadPolicy({ cwd: box.cwd, stateDir: box.stateDir, env: box.env, cliRules: { ask } }).policy;
-  const globals = { ...globalsFrom({ cwd: box.cwd, stateDir: box.stateDir }), color: false };
-  const place: ExecutionPlace = {
-    sandboxed: true,
-    context: { writable: [box.cwd], allowNet: [], asksForHosts: false, denyRead: [] },
-  };
-  const got = await checkCall("Bash", { command }, policy, globals, analyzerDeps, () => place);
-  return got.decision;
+  return (await checkedBash(box, command, { sandboxed: true, cliRules: { ask } })).decision;
 }
 
 /** Every command of the line is taken to load the code (an assignment lasts for the line). */

@@ -11,12 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { analyzeBash } from "../../src/bash/analyze.ts";
 import { urlHelper } from "../../src/bash/helper-programs.ts";
-import { analyzerDeps, checkCall, withBashParser } from "../../src/cli/check-call.ts";
-import { globalsFrom } from "../../src/cli/options.ts";
-import type { ExecutionPlace } from "../../src/exec/processes/sandbox-context.ts";
-import { loadPolicy } from "../../src/policy/load.ts";
+import { withBashParser } from "../../src/cli/check-call.ts";
 import { gitTestEnv } from "../helpers/git-env.ts";
-import { sandbox } from "../policy/helpers.ts";
+import { checkedBash, sandbox } from "../policy/helpers.ts";
 
 const box = sandbox();
 const root = mkdtempSync(join(tmpdir(), "toolrt-helpers-"));
@@ -53,16 +50,7 @@ async function decided(
   sandboxed: boolean,
   cwd = work,
 ) {
-  const policy = loadPolicy({ cwd, stateDir: box.stateDir, env: box.env, cliRules: rules }).policy;
-  const globals = { ...globalsFrom({ cwd, stateDir: box.stateDir }), color: false };
-  const place: ExecutionPlace = {
-    sandboxed: true,
-    context: { writable: [cwd], allowNet: [], asksForHosts: false, denyRead: [] },
-  };
-  const got = sandboxed
-    ? await checkCall("Bash", { command }, policy, globals, analyzerDeps, () => place)
-    : await checkCall("Bash", { command }, policy, globals, analyzerDeps);
-  return got;
+  return await checkedBash(box, command, { sandboxed, cliRules: rules, cwd });
 }
 
 describe("how git reaches a URL", () => {

@@ -1,4 +1,6 @@
 /** Runs the CLI from source in a child process, as a user would. */
+import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
@@ -49,4 +51,20 @@ export async function outputOf(
     proc.exited,
   ]);
   return { code, stdout, stderr };
+}
+
+/**
+ * A fresh temp dir (real path) and an environment for the CLI rooted in it: its own HOME, config,
+ * state dir and no managed policy, so a run sees only the rules a test gives. HOME is created.
+ */
+export function isolatedCliEnv(prefix: string): { base: string; env: Record<string, string> } {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const env = {
+    HOME: join(base, "home"),
+    XDG_CONFIG_HOME: join(base, "home", ".config"),
+    TOOLRT_HOME: join(base, "state"),
+    TOOLRT_MANAGED_POLICY: join(base, "no-managed-policy"),
+  };
+  mkdirSync(env.HOME, { recursive: true });
+  return { base, env };
 }

@@ -8,14 +8,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { analyzeBash } from "../../src/bash/analyze.ts";
 import { printedConfig } from "../../src/bash/git-printed-config.ts";
 import { resolveGit } from "../../src/bash/git.ts";
-import { decide } from "../../src/policy/decide.ts";
 import { credentialIn, credentialUrl } from "../../src/policy/git-credentials.ts";
-import { buildRequest } from "../../src/policy/request.ts";
 import type { Decision } from "../../src/policy/types.ts";
-import { type Sandbox, sandbox } from "./helpers.ts";
+import { bashDecision, type Sandbox, sandbox } from "./helpers.ts";
 
 let clean: Sandbox;
 let tokens: Sandbox;
@@ -37,11 +34,8 @@ beforeAll(() => {
   tokens.write(join(tokens.home, ".gitconfig"), "[http]\n\textraheader = AUTHORIZATION: bearer FAKE\n");
 });
 
-async function check(box: Sandbox, command: string): Promise<Decision> {
-  const bash = await analyzeBash(command);
-  const request = buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash });
-  return decide(request, box.load().policy);
-}
+const check = (box: Sandbox, command: string): Promise<Decision> =>
+  bashDecision(box, command, { sandboxed: false });
 
 describe("commands that print configuration holding a credential ask", () => {
   test("a token in a remote URL, an extraheader in the user's config", async () => {

@@ -15,7 +15,7 @@ import { untrustedRepository } from "../../src/policy/git-repository.ts";
 import { buildRequest } from "../../src/policy/request.ts";
 import type { Decision } from "../../src/policy/types.ts";
 import { realPathOfNearestExisting } from "../../src/tool/paths.ts";
-import { type Sandbox, sandbox } from "./helpers.ts";
+import { bashDecision, type Sandbox, sandbox } from "./helpers.ts";
 
 let box: Sandbox;
 let root: string;
@@ -40,11 +40,7 @@ beforeAll(() => {
   mkdirSync(join(root, "src/lib"), { recursive: true });
 });
 
-async function check(command: string): Promise<Decision> {
-  const bash = await analyzeBash(command);
-  const request = buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash });
-  return decide(request, box.load().policy);
-}
+const check = (command: string): Promise<Decision> => bashDecision(box, command, { sandboxed: false });
 
 describe("untrustedRepository follows git's discovery", () => {
   test("the workspace's own repository, from anywhere in it, is trusted", () => {

@@ -2,6 +2,10 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { analyzeBash } from "../../src/bash/analyze.ts";
+import { analyzerDeps, checkCall } from "../../src/cli/check-call.ts";
+import { globalsFrom } from "../../src/cli/options.ts";
+import type { ExecutionPlace } from "../../src/exec/processes/sandbox-context.ts";
 import type { BashAnalysis, SimpleCommand } from "../../src/bash/types.ts";
 import { decide } from "../../src/policy/decide.ts";
 import { type LoadOptions, loadPolicy, type LoadResult } from "../../src/policy/load.ts";
@@ -62,6 +66,50 @@ export function decideIn(
 ): Decision {
   const request = buildRequest({ cwd: box.cwd, home: box.home, ...call }, facts);
   return decide(request, loaded.policy);
+}
+
+/**
+ * The decision on a Bash command, analyzed by the real parser (load it first), under the box's
+ * policy plus `cliRules`; `sandboxed` runs it in a sandbox confining writes to the workspace,
+ * network off.
+ */
+export async function bashDecision(
+  box: Sandbox,
+  command: string,
+  options: { sandboxed: boolean; cliRules?: Record<string, string[]> },
+): Promise<Decision> {
+  const request = buildRequest({
+    tool: "Bash",
+    input: { command },
+    cwd: box.cwd,
+    home: box.home,
+    bash: await analyzeBash(command),
+  });
+  const context = { writable: [box.cwd], allowNet: [], asksForHosts: false, denyRead: [] };
+  const loaded = box.load(options.cliRules ? { cliRules: options.cliRules } : {});
+  return decide(options.sandboxed ? { ...request, sandbox: context } : request, loaded.policy);
+}
+
+/**
+ * The decision `toolrt check` gives a Bash command run from `cwd` (the box's workspace unless
+ * given), under the box's policy plus `cliRules`; `sandboxed` places it in a sandbox confining
+ * writes to `cwd`, network off.
+ */
+export async function checkedBash(
+  box: Sandbox,
+  command: string,
+  options: { sandboxed: boolean; cliRules?: Record<string, string[]>; cwd?: string },
+): Promise<Decision> {
+  const cwd = options.cwd ?? box.cwd;
+  const policy = box.load({ cwd, cliRules: options.cliRules ?? {} }).policy;
+  const globals = { ...globalsFrom({ cwd, stateDir: box.stateDir }), color: false };
+  const place: ExecutionPlace = {
+    sandboxed: true,
+    context: { writable: [cwd], allowNet: [], asksForHosts: false, denyRead: [] },
+  };
+  return options.sandboxed
+    ? await checkCall("Bash", { command }, policy, globals, analyzerDeps, () => place)
+    : await checkCall("Bash", { command }, policy, globals, analyzerDeps);
 }
 
 export function bashCall(command: string, analysis?: BashAnalysis): Omit<CallDescription, "cwd"> {

@@ -15,11 +15,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { analyzeBash } from "../../src/bash/analyze.ts";
-import { decide } from "../../src/policy/decide.ts";
-import { buildRequest } from "../../src/policy/request.ts";
 import type { Decision } from "../../src/policy/types.ts";
-import { type Sandbox, sandbox } from "./helpers.ts";
+import { bashDecision, type Sandbox, sandbox } from "./helpers.ts";
 
 let box: Sandbox;
 
@@ -47,11 +44,7 @@ beforeAll(() => {
   ws("tpl.gotmpl", "{{.metadata.name}}\n");
 });
 
-async function check(command: string): Promise<Decision> {
-  const bash = await analyzeBash(command);
-  const request = buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash });
-  return decide(request, box.load().policy);
-}
+const check = (command: string): Promise<Decision> => bashDecision(box, command, { sandboxed: false });
 
 async function expectAsks(command: string, reason: RegExp): Promise<void> {
   const d = await check(command);

@@ -3,12 +3,9 @@
  * sandbox stepping back when a rule could match a word or path known only at run time.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { analyzeBash } from "../../src/bash/analyze.ts";
 import { loadBashParser } from "../../src/bash/parser.ts";
-import { decide } from "../../src/policy/decide.ts";
 import { globsMeet } from "../../src/policy/may-match.ts";
-import { buildRequest } from "../../src/policy/request.ts";
-import { type Sandbox, sandbox } from "./helpers.ts";
+import { bashDecision, type Sandbox, sandbox } from "./helpers.ts";
 
 beforeAll(async () => {
   await loadBashParser();
@@ -35,17 +32,8 @@ describe("globsMeet: some text matches both patterns", () => {
   });
 });
 
-async function sandboxedDecision(box: Sandbox, command: string, cliRules: Record<string, string[]> = {}) {
-  const request = buildRequest({
-    tool: "Bash",
-    input: { command },
-    cwd: box.cwd,
-    home: box.home,
-    bash: await analyzeBash(command),
-  });
-  const context = { writable: [box.cwd], allowNet: [], asksForHosts: false, denyRead: [] };
-  return decide({ ...request, sandbox: context }, box.load({ cliRules }).policy);
-}
+const sandboxedDecision = (box: Sandbox, command: string, cliRules: Record<string, string[]> = {}) =>
+  bashDecision(box, command, { sandboxed: true, cliRules });
 
 describe("the sandbox steps back when a deny or ask rule could match a run-time value", () => {
   test.each([

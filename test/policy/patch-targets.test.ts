@@ -9,13 +9,10 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { analyzerDeps, checkCall, withBashParser } from "../../src/cli/check-call.ts";
-import { globalsFrom } from "../../src/cli/options.ts";
-import type { ExecutionPlace } from "../../src/exec/processes/sandbox-context.ts";
-import { loadPolicy } from "../../src/policy/load.ts";
+import { withBashParser } from "../../src/cli/check-call.ts";
 import { patchWrites, targetNames } from "../../src/policy/patch-targets.ts";
 import { gitTestEnv } from "../helpers/git-env.ts";
-import { sandbox } from "./helpers.ts";
+import { checkedBash, sandbox } from "./helpers.ts";
 
 const box = sandbox();
 const root = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-patch-targets-")));
@@ -48,16 +45,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function decided(command: string, rules: { deny?: string[]; ask?: string[] }, sandboxed: boolean) {
-  const policy = loadPolicy({ cwd: ws, stateDir: box.stateDir, env: box.env, cliRules: rules }).policy;
-  const globals = { ...globalsFrom({ cwd: ws, stateDir: box.stateDir }), color: false };
-  const place: ExecutionPlace = {
-    sandboxed: true,
-    context: { writable: [ws], allowNet: [], asksForHosts: false, denyRead: [] },
-  };
-  const got = sandboxed
-    ? await checkCall("Bash", { command }, policy, globals, analyzerDeps, () => place)
-    : await checkCall("Bash", { command }, policy, globals, analyzerDeps);
-  return got.decision;
+  return (await checkedBash(box, command, { sandboxed, cliRules: rules, cwd: ws })).decision;
 }
 
 const DENY_A = { deny: ["Edit(./a.txt)"] };

@@ -7,13 +7,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { analyzeBash } from "../../src/bash/analyze.ts";
-import { decide } from "../../src/policy/decide.ts";
 import { programOnRead, RUN_ON_READS } from "../../src/policy/repo-programs.ts";
-import { buildRequest } from "../../src/policy/request.ts";
 import { gitTestEnv } from "../helpers/git-env.ts";
 import { programFor } from "../helpers/requirements.ts";
-import { sandbox } from "./helpers.ts";
+import { bashDecision, sandbox } from "./helpers.ts";
 
 const hasGit = programFor("git", "a workspace repository whose config names programs");
 
@@ -28,11 +25,7 @@ async function decisionWith(
     join(box.cwd, ".git", "config"),
     `[core]\n\trepositoryformatversion = 0\n\tbare = false\n${config}`,
   );
-  const bash = await analyzeBash(command);
-  const d = decide(
-    buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash }),
-    box.load().policy,
-  );
+  const d = await bashDecision(box, command, { sandboxed: false });
   return { decision: d.decision, reason: d.reason, cwd: box.cwd, home: box.home };
 }
 
@@ -86,14 +79,8 @@ describe.skipIf(!hasGit)("a repository outside the workspace", () => {
     const clean = join(box.root, "clean");
     Bun.spawnSync(["git", "init", "-q", clean], { env: gitTestEnv({ HOME: box.home }) });
     writeFileSync(join(elsewhere, ".git", "config"), '[core]\n\tfsmonitor = "touch /tmp/x; false"\n');
-    const policy = box.load({ cliRules: { allow: ["Bash(git status:*)"] } }).policy;
-    const decideFor = async (command: string) => {
-      const bash = await analyzeBash(command);
-      return decide(
-        buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash }),
-        policy,
-      );
-    };
+    const cliRules = { allow: ["Bash(git status:*)"] };
+    const decideFor = (command: string) => bashDecision(box, command, { sandboxed: false, cliRules });
     const d = await decideFor(`git -C ${elsewhere} status`);
     expect(d.decision, d.reason).toBe("ask");
     expect(d.reason).toContain("a repository outside the workspace");

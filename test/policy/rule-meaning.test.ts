@@ -8,16 +8,13 @@
  * `npm run env -- npm i` installed, the written Makefile pushed. Allow rules never read this way.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { analyzeBash } from "../../src/bash/analyze.ts";
 import { asProgram, commandForms, optionRuleMeets, optionRuleOf } from "../../src/bash/command-meaning.ts";
 import { DOCKER_ALIASES } from "../../src/bash/docker-commands.ts";
 import { NPM_PERFORMS, npmCommandTexts } from "../../src/bash/npm-commands.ts";
 import { RUNNERS, runnerStart } from "../../src/bash/package-runners.ts";
 import { loadBashParser } from "../../src/bash/parser.ts";
-import { decide } from "../../src/policy/decide.ts";
-import { buildRequest } from "../../src/policy/request.ts";
 import { IMPLICIT_CODE_FILES } from "../../src/policy/written-code.ts";
-import { type Sandbox, sandbox } from "./helpers.ts";
+import { bashDecision, type Sandbox, sandbox } from "./helpers.ts";
 
 let box: Sandbox;
 beforeAll(async () => {
@@ -26,19 +23,7 @@ beforeAll(async () => {
 });
 
 async function decision(command: string, cliRules: Record<string, string[]>, sandboxed: boolean) {
-  const request = buildRequest({
-    tool: "Bash",
-    input: { command },
-    cwd: box.cwd,
-    home: box.home,
-    bash: await analyzeBash(command),
-  });
-  const context = { writable: [box.cwd], allowNet: [], asksForHosts: false, denyRead: [] };
-  const decided = decide(
-    sandboxed ? { ...request, sandbox: context } : request,
-    box.load({ cliRules }).policy,
-  );
-  return decided.decision;
+  return (await bashDecision(box, command, { sandboxed, cliRules })).decision;
 }
 
 /** The decision on the host and in the sandbox, which must agree for a deny or ask rule. */

@@ -8,14 +8,11 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import defaultPolicy from "../../policy/default.json" with { type: "json" };
-import { analyzeBash } from "../../src/bash/analyze.ts";
 import { analyzerDeps, checkCall, withBashParser } from "../../src/cli/check-call.ts";
 import { globalsFrom } from "../../src/cli/options.ts";
-import { decide } from "../../src/policy/decide.ts";
-import { buildRequest } from "../../src/policy/request.ts";
 import { COPY_FORMS } from "../../src/policy/editor-copies.ts";
 import { credentialPathOf } from "../../src/sandbox/credentials.ts";
-import { type Sandbox, sandbox } from "./helpers.ts";
+import { bashDecision, type Sandbox, sandbox } from "./helpers.ts";
 
 beforeAll(() => withBashParser());
 
@@ -24,18 +21,6 @@ const patternsOf = (id: string) => [defaultPolicy.rules.find((r) => r.id === id)
 async function readDecision(box: Sandbox, file_path: string) {
   const globals = { ...globalsFrom({ cwd: box.cwd, stateDir: box.stateDir }), color: false };
   return await checkCall("Read", { file_path }, box.load().policy, globals, analyzerDeps);
-}
-
-async function bashDecision(box: Sandbox, command: string, sandboxed: boolean) {
-  const request = buildRequest({
-    tool: "Bash",
-    input: { command },
-    cwd: box.cwd,
-    home: box.home,
-    bash: await analyzeBash(command),
-  });
-  const context = { writable: [box.cwd], allowNet: [], asksForHosts: false, denyRead: [] };
-  return decide(sandboxed ? { ...request, sandbox: context } : request, box.load().policy);
 }
 
 const verdict = (d: { decision: string; matched: { id?: string }[] }) =>
@@ -59,7 +44,7 @@ describe("secrets-home: each credential location asks, for the Read tool and for
       expect(`${file}: ${verdict(await readDecision(box, real))}`).toBe(`${file}: ask secrets-home`);
       const command = `cat '${real}'`;
       for (const sandboxed of [false, true]) {
-        const decided = await bashDecision(box, command, sandboxed);
+        const decided = await bashDecision(box, command, { sandboxed });
         expect(`${command} (sandboxed: ${sandboxed}): ${verdict(decided)}`).toBe(
           `${command} (sandboxed: ${sandboxed}): ask secrets-home`,
         );
@@ -182,7 +167,7 @@ describe("secrets-files: each pattern asks for its examples, on the host and in 
         expect(`${file}: ${(await readDecision(box, file)).decision}`).toBe(`${file}: ask`);
         const command = `cat '${file}'`;
         for (const sandboxed of [false, true]) {
-          const decided = await bashDecision(box, command, sandboxed);
+          const decided = await bashDecision(box, command, { sandboxed });
           expect(`${command} (sandboxed: ${sandboxed}): ${verdict(decided)}`).toBe(
             `${command} (sandboxed: ${sandboxed}): ask secrets-files`,
           );
@@ -196,7 +181,7 @@ describe("secrets-files: each pattern asks for its examples, on the host and in 
       const name = file!.slice(dir.length);
       for (const { example: [copy, original] } of COPY_FORMS) {
         const path = dir + copy.replace(original, name);
-        const decided = await bashDecision(box, `cat '${path}'`, true);
+        const decided = await bashDecision(box, `cat '${path}'`, { sandboxed: true });
         expect(`${pattern}: cat ${path}: ${verdict(decided)}`).toBe(
           `${pattern}: cat ${path}: ask secrets-files`,
         );
@@ -206,9 +191,10 @@ describe("secrets-files: each pattern asks for its examples, on the host and in 
   test("look-alikes are read without asking", async () => {
     for (const file of NOT_SECRETS) {
       expect(`${file}: ${(await readDecision(box, file)).decision}`).toBe(`${file}: allow`);
-      expect(`cat ${file}: ${(await bashDecision(box, `cat '${file}'`, false)).decision}`).toBe(
-        `cat ${file}: allow`,
-      );
+      expect(`cat ${file}: ${(await bashDecision(box, `cat '${file}'`, { sandboxed: false })).decision}`)
+        .toBe(
+          `cat ${file}: allow`,
+        );
     }
   });
 });

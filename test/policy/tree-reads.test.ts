@@ -9,13 +9,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { analyzeBash } from "../../src/bash/analyze.ts";
 import { treeRead } from "../../src/bash/recursion.ts";
-import { decide } from "../../src/policy/decide.ts";
-import { buildRequest } from "../../src/policy/request.ts";
 import { MAX_TREE_ENTRIES, walkTree } from "../../src/policy/tree-walk.ts";
 import type { Decision } from "../../src/policy/types.ts";
-import { type Sandbox, sandbox } from "./helpers.ts";
+import { bashDecision, type Sandbox, sandbox } from "./helpers.ts";
 
 let box: Sandbox;
 let clean: string;
@@ -35,11 +32,8 @@ beforeAll(() => {
   clean = join(box.cwd, "src");
 });
 
-async function check(command: string, policy = box.load().policy): Promise<Decision> {
-  const bash = await analyzeBash(command);
-  const request = buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash });
-  return decide(request, policy);
-}
+const check = (command: string, cliRules?: Record<string, string[]>): Promise<Decision> =>
+  bashDecision(box, command, { sandboxed: false, cliRules });
 
 describe("which commands walk trees, and which follow links", () => {
   const options = (...names: string[][]) => names.map((n) => ({ names: n, negated: false }));
@@ -122,12 +116,10 @@ describe("a secrets file below the tree asks, as reading it by name does", () =>
     });
   }
   test("a user's prefix rule does not beat the ask", async () => {
-    const policy = box.load({ cliRules: { allow: ["Bash(grep:*)"] } }).policy;
-    expect((await check("grep -rn KEY config", policy)).decision).toBe("ask");
+    expect((await check("grep -rn KEY config", { allow: ["Bash(grep:*)"] })).decision).toBe("ask");
   });
   test("a deny rule for a directory holds against the walk", async () => {
-    const policy = box.load({ cliRules: { deny: ["Read(./config/**)"] } }).policy;
-    expect((await check("grep -r KEY .", policy)).decision).toBe("deny");
+    expect((await check("grep -r KEY .", { deny: ["Read(./config/**)"] })).decision).toBe("deny");
   });
 });
 
@@ -171,11 +163,8 @@ describe("trees without secrets or links out stay read-only", () => {
 });
 
 /** The decision for a call that runs in a sandbox confining writes to the workspace, network off. */
-async function checkSandboxed(command: string): Promise<Decision> {
-  const bash = await analyzeBash(command);
-  const request = buildRequest({ tool: "Bash", input: { command }, cwd: box.cwd, home: box.home, bash });
-  const context = { writable: [box.cwd], allowNet: [], asksForHosts: false, denyRead: [] };
-  return decide({ ...request, sandbox: context }, box.load().policy);
+function checkSandboxed(command: string): Promise<Decision> {
+  return bashDecision(box, command, { sandboxed: true });
 }
 
 // Each printed or copied `config/.env` in real bash 5.2 (GNU tar 1.34, cp 9.1, Info-ZIP 3.0, diff

@@ -17,6 +17,7 @@ import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { buildSandboxProfile, type SandboxSettings } from "../../src/sandbox/profile.ts";
 import { runWrapped } from "../../src/sandbox/run.ts";
 import { SandboxRefusedError, wrapCommand } from "../../src/sandbox/wrap.ts";
+import { SECRET_NAMES_ONCE_MISSED } from "./fixtures.ts";
 
 const availability = detectSandbox();
 const usable = availability.available && availability.kind === "bwrap";
@@ -170,15 +171,7 @@ describe.skipIf(!usable)("bwrap runs", () => {
     expect(r.stdout).not.toContain("value-of-the-extra-thing");
   });
   test("passwords and logins under other spellings are gone too; PWD stays", async () => {
-    const names = [
-      "DB_PASS",
-      "KEYSTORE_PASS",
-      "PASS",
-      "AUTH",
-      "PWD_DB",
-      "KUBECONFIG_DATA",
-      "KUBE_CONFIG_DATA",
-    ];
+    const names = SECRET_NAMES_ONCE_MISSED;
     const env = Object.fromEntries(names.map((n) => [n, `value-of-${n.toLowerCase()}-x`]));
     const r = await run(`env; printf 'pwd=%s\\n' "$PWD"`, {}, {
       ...env,

@@ -6,31 +6,15 @@
  * here from three lines of C; its payload is `curl x` (no network in the sandbox).
  */
 import { describe, expect, test } from "bun:test";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCliAsync } from "../helpers/cli.ts";
+import { isolatedCliEnv, runCliAsync } from "../helpers/cli.ts";
 import { programFor, sandboxFor } from "../helpers/requirements.ts";
 
 const usable = sandboxFor("code loading in the real sandbox", "bwrap") && programFor("cc", "code loading") &&
   programFor("curl", "code loading");
 
-const base = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-code-loading-run-")));
-const env = {
-  HOME: join(base, "home"),
-  XDG_CONFIG_HOME: join(base, "home", ".config"),
-  TOOLRT_HOME: join(base, "state"),
-  TOOLRT_MANAGED_POLICY: join(base, "no-managed-policy"),
-};
-mkdirSync(env.HOME, { recursive: true });
+const { base, env } = isolatedCliEnv("toolrt-code-loading-run-");
 
 /**
  * x.so: its constructor runs `curl x` (LD_PRELOAD dropped first, so the shell it starts does not

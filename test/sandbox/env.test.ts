@@ -9,6 +9,7 @@ import {
   stripUrlCredentials,
   wordGlobs,
 } from "../../src/sandbox/env.ts";
+import { SECRET_NAMES_ONCE_MISSED } from "./fixtures.ts";
 
 describe("environment scrubbing", () => {
   const env = {
@@ -84,15 +85,7 @@ describe("every reviewed secret-name pattern", () => {
     expect(scrubEnv(env, words).removed).toEqual([]);
   });
   test("the names the red team saw survive the old list are dropped", () => {
-    const names = [
-      "DB_PASS",
-      "KEYSTORE_PASS",
-      "PASS",
-      "AUTH",
-      "PWD_DB",
-      "KUBECONFIG_DATA",
-      "KUBE_CONFIG_DATA",
-    ];
+    const names = SECRET_NAMES_ONCE_MISSED;
     const env = Object.fromEntries([...names, "PWD", "OLDPWD"].map((n) => [n, "v"]));
     const { removed, env: kept } = scrubEnv(env, DEFAULT_SECRET_ENV_PATTERNS);
     expect(removed).toEqual([...names].sort());

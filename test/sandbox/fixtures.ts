@@ -20,3 +20,14 @@ export function testProfile(workspace: string, over: Partial<SandboxProfile> = {
     ...over,
   };
 }
+
+/** Secret-holding names under other spellings that an older scrub list let through. */
+export const SECRET_NAMES_ONCE_MISSED = [
+  "DB_PASS",
+  "KEYSTORE_PASS",
+  "PASS",
+  "AUTH",
+  "PWD_DB",
+  "KUBECONFIG_DATA",
+  "KUBE_CONFIG_DATA",
+] as const;

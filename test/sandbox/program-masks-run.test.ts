@@ -9,25 +9,17 @@
  * Payloads are harmless: `curl x` (no network in the sandbox) and `rm x` of a scratch file.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeBash } from "../../src/bash/analyze.ts";
 import { namedPrograms } from "../../src/policy/program-rules.ts";
-import { type CliRun, runCliAsync } from "../helpers/cli.ts";
+import { type CliRun, isolatedCliEnv, runCliAsync } from "../helpers/cli.ts";
 import { sandboxFor } from "../helpers/requirements.ts";
 
 const usable = sandboxFor("program masks in the real sandbox", "bwrap");
 
-const base = realpathSync(mkdtempSync(join(tmpdir(), "toolrt-program-masks-run-")));
 /** No real HOME, state dir, user or managed policy: only the rules each test gives. */
-const env = {
-  HOME: join(base, "home"),
-  XDG_CONFIG_HOME: join(base, "home", ".config"),
-  TOOLRT_HOME: join(base, "state"),
-  TOOLRT_MANAGED_POLICY: join(base, "no-managed-policy"),
-};
-mkdirSync(env.HOME, { recursive: true });
+const { base, env } = isolatedCliEnv("toolrt-program-masks-run-");
 
 let count = 0;
 /** A workspace: a git repository with a.txt committed then changed, t.sh running curl, a file x. */
