@@ -181,13 +181,17 @@ function toolchainsOf(judged: Judged[]): { toolchains?: { command: string; dir: 
   return uses.length > 0 ? { toolchains: uses } : {};
 }
 
+/** A path a command names, seen from every directory it may run in (`placeCommands`). */
+function fromPlaces(j: Judged, path: string): string[] {
+  return inDirs(path, { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] });
+}
+
 /** Work each git command loses if one of its words names a file, as paths from where it may run. */
 function workLossIfExists(judged: Judged[]): { workLossIfExists?: WorkLossIfExists[] } {
   const found = judged.flatMap((j, index) =>
     workLossIfPath(j).map(({ path, start, ...loss }) => {
-      const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
       const from = start === "." || /^[/~]/.test(path) ? path : `${start}/${path}`;
-      return { ...loss, index, paths: inDirs(from, where) };
+      return { ...loss, index, paths: fromPlaces(j, from) };
     })
   );
   return found.length > 0 ? { workLossIfExists: found } : {};
@@ -199,7 +203,7 @@ function remotesOf(judged: Judged[]): { remotes?: RemoteUse[] } {
     (j.remotes ?? []).map(({ dir, ...remote }) => ({
       ...remote,
       index,
-      dirs: inDirs(dir, { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] }),
+      dirs: fromPlaces(j, dir),
     }))
   );
   return found.length > 0 ? { remotes: found } : {};
@@ -210,15 +214,14 @@ function patchesOf(judged: Judged[]): { patches?: PatchUse[] } {
   const found = judged.flatMap((j, index): PatchUse[] => {
     const apply = readPatchApply(j);
     if (!apply?.writes) return [];
-    const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
     // `patch -p1 < x.patch`: the input is a file the decision can read (the last redirection wins).
     const input = j.raw.redirects.findLast((r) => /^0?<$/.test(r.op) && !r.glob)?.target;
     return [{
       index,
       tool: apply.tool,
-      dirs: inDirs(apply.dir, where),
+      dirs: fromPlaces(j, apply.dir),
       files: apply.files,
-      ...(apply.files.length === 0 && input !== undefined ? { input: inDirs(input, where) } : {}),
+      ...(apply.files.length === 0 && input !== undefined ? { input: fromPlaces(j, input) } : {}),
       ...(apply.strip !== undefined ? { strip: apply.strip } : {}),
       ...(apply.prefix !== undefined ? { prefix: apply.prefix } : {}),
       ...(apply.only !== undefined ? { only: apply.only } : {}),
@@ -269,8 +272,6 @@ function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
     if (j.name !== "git") return [];
     const call = resolveGit(j.args);
     const config = printedConfig(call, index);
-    const where = { dirs: j.dirs ?? ["."], oldDirs: j.oldDirs ?? ["~-"] };
-    const from = (path: string) => inDirs(path, where);
     // Not one of git's own commands: the configuration may make it an alias.
     const sub = call.subcommand?.toLowerCase();
     const reads = historyRead(j);
@@ -284,9 +285,9 @@ function repositoriesOf(judged: Judged[]): { repositories?: RepositoryUse[] } {
       const gitDir = call.start === "." || /^[/~]/.test(call.gitDir)
         ? call.gitDir
         : `${call.start}/${call.gitDir}`;
-      return from(gitDir).map((dir) => ({ command: j.name, dir, gitDir: true, ...alias }));
+      return fromPlaces(j, gitDir).map((dir) => ({ command: j.name, dir, gitDir: true, ...alias }));
     }
-    return from(call.start).map((dir) => ({ command: j.name, dir, ...alias }));
+    return fromPlaces(j, call.start).map((dir) => ({ command: j.name, dir, ...alias }));
   });
   return uses.length > 0 ? { repositories: uses } : {};
 }

@@ -166,6 +166,13 @@ function read(words: readonly string[]): Reading | undefined {
 
 /** Each rule read once: rules are compiled once and matched against every command. */
 const ruleReadings = new WeakMap<OptionRule, Reading | undefined>();
+/** Each command form read once: a decision matches every option rule against the same forms, twice. */
+const formReadings = new WeakMap<readonly string[], Reading | undefined>();
+
+function readForm(form: readonly string[]): Reading | undefined {
+  if (!formReadings.has(form)) formReadings.set(form, read(form));
+  return formReadings.get(form);
+}
 
 const sameOption = (rule: ReadOption, given: ReadOption) =>
   given.names[0] === rule.names[0] && given.negated === rule.negated &&
@@ -186,7 +193,7 @@ export function optionRuleMeets(rule: OptionRule, forms: readonly (readonly stri
   for (const form of forms) {
     if (lastPart(form[0] ?? "") !== rule.words[0]) continue;
     const hasOptions = form.slice(1).some((w) => w.length > 1 && w.startsWith("-"));
-    const reading = read(form);
+    const reading = readForm(form);
     if (!ruleReading || ruleReading.unread.length > 0 || !reading) {
       unsure ||= hasOptions;
       continue;

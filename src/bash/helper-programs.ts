@@ -14,6 +14,7 @@
 import type { Judged } from "./command.ts";
 import { factOf } from "./catastrophic.ts";
 import { resolveGit } from "./git.ts";
+import { VALUE_LETTERS } from "./ssh.ts";
 import { shellQuote } from "../tool/shell-quote.ts";
 
 /** A git remote given by name (or the default one), whose URL the configuration holds. */
@@ -68,7 +69,7 @@ export function helperPrograms(j: Judged): HelperPrograms {
   const fact = factOf(j);
   const out: HelperPrograms = { texts: [], remotes: [] };
   if (fact.is("git")) gitHelpers(fact.args, out);
-  else if (fact.is("scp")) remoteShell(fact.args, out, scpOptions, "ssh");
+  else if (fact.is("scp")) remoteShell(fact.args, out, VALUE_LETTERS.scp!, "ssh");
   else if (fact.is("sftp")) sftpHelper(fact.args, out);
   else if (fact.is("rsync")) rsyncHelper(fact.args, j.command.env, out);
   return out;
@@ -160,14 +161,12 @@ const VALUE_OPTIONS = new Set([
   "--sort",
 ]);
 
-/** scp's options that take a value (OpenSSH 9); `-S` names the program run instead of ssh. */
-const scpOptions = ["c", "D", "F", "i", "J", "l", "o", "P", "S", "X"];
-
 /** `host:path` operands (scp, rsync): each is reached through the remote shell. */
 function remoteShell(
   args: readonly string[],
   out: HelperPrograms,
-  valueLetters: readonly string[],
+  /** Its options that take a value (`ssh.ts`); `-S` names the program run instead of ssh. */
+  valueLetters: string,
   shell: string,
 ): void {
   let program = shell;

@@ -23,7 +23,7 @@ const COMMAND_KEYWORDS = new Map(
     .map((k) => [k.toLowerCase(), k]),
 );
 /** Short options that take a value, per program; the value is the rest of the word or the next one. */
-const VALUE_LETTERS: Record<string, string> = {
+export const VALUE_LETTERS: Readonly<Record<string, string>> = {
   ssh: "BbcDEeFIiJLlmOoPpQRSWw",
   scp: "cDFiJloPSX",
   sftp: "BbcDFiJloPRSsX",

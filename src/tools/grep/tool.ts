@@ -50,7 +50,7 @@ export function createGrepTool(opts: { engine?: GrepEngineChoice } = {}) {
         signal: ctx.abortSignal,
       };
       const result = await pickEngine(choice)(request);
-      const guard = ctx.readGuard;
+      const guard = ctx.readGuard && remembered(ctx.readGuard);
       const shown = guard
         ? [...result.files].filter(([path]) => guard(path) === undefined)
         : [...result.files];
@@ -95,6 +95,18 @@ function pickEngine(choice: GrepEngineChoice): SearchEngine {
   if (rg) return (request) => searchRipgrep(request, rg);
   if (choice === "ripgrep") throw new ToolError("rg (ripgrep) is not on PATH.");
   return searchBuiltin;
+}
+
+/**
+ * The guard with each path's answer kept for this search: a matching file is asked about twice
+ * (left out of the results, named in the note), and each answer is a whole Read decision.
+ */
+function remembered(guard: (path: string) => string | undefined): (path: string) => string | undefined {
+  const answers = new Map<string, string | undefined>();
+  return (path) => {
+    if (!answers.has(path)) answers.set(path, guard(path));
+    return answers.get(path);
+  };
 }
 
 /** How many files a search names as left out, at most; past it the note says there are more. */
