@@ -202,7 +202,7 @@ function sftpHelper(args: readonly string[], out: HelperPrograms): void {
   let host: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (/^-[BbcDFiJlOoPRSs]$/.test(a)) {
+    if (a.length === 2 && a[0] === "-" && VALUE_LETTERS.sftp!.includes(a[1]!)) {
       const value = args[++i];
       if (a === "-S" && value !== undefined) program = value;
       if (a === "-D") program = undefined;

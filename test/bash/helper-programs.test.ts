@@ -145,6 +145,8 @@ describe("Bash(ssh:*) holds for the helper", () => {
     expect(await helpers("git archive --remote=h:x HEAD")).toEqual(["ssh h git-upload-archive x"]);
     expect(await helpers("scp -S ./myssh h:x .")).toEqual(["./myssh h"]);
     expect(await helpers("sftp -D /usr/lib/sftp-server")).toEqual([]);
+    // -X takes a value (an sftp option), so the host is the word after it.
+    expect(await helpers("sftp -X nrequests=8 h")).toEqual(["ssh h"]);
     // fetch looks up its remote, and the submodules it may fetch on demand.
     expect((await analyzeBash("git fetch sshr")).remotes).toMatchObject([
       { name: "submodules", service: "git-upload-pack" },
